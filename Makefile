@@ -1,0 +1,46 @@
+# Everything a fresh machine needs is installed from here: CI runs `make test` on a clean clone.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# torch==2.13.0 (CPU) is named in the same pip command as the rest, so that pip takes the
+# build that lies on disk instead of pulling a CUDA build of several GB.
+TORCH := torch==2.13.0
+STAMP := $(VENV)/.installed
+
+export ANONYMIZED_TELEMETRY := False
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: install demo test lint typecheck check bench-core chroma-server clean
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q "$(TORCH)" -e ".[dev,multilingual]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m recall.demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check recall tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy recall
+
+check: lint typecheck test
+
+bench-core: $(STAMP)
+	$(BIN)/python benchmarks/core_latency.py
+
+chroma-server: $(STAMP)
+	$(BIN)/chroma run --host 127.0.0.1 --port 8000 --path ./memory/chroma-server
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

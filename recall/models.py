@@ -1,0 +1,136 @@
+"""Pydantic models for what goes in (records, requests) and what comes out (hits)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = ["Hit", "Record", "RecallRequest", "validate_user_id"]
+
+_KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+_MAX_USER_ID = 256
+
+
+def _no_nul(value: str, name: str) -> str:
+    if "\x00" in value:
+        raise ValueError(f"{name} contains a NUL byte; strip it before passing the text")
+    return value
+
+
+def validate_user_id(user_id: object) -> str:
+    """Return ``user_id`` if it is a usable user id, else raise ``ValueError``."""
+    if not isinstance(user_id, str):
+        raise ValueError(f"user_id must be a string, got {type(user_id).__name__}")
+    if not user_id.strip():
+        raise ValueError("user_id must be a non-empty string")
+    if len(user_id) > _MAX_USER_ID:
+        raise ValueError(f"user_id is longer than {_MAX_USER_ID} characters")
+    return _no_nul(user_id, "user_id")
+
+
+def utcnow() -> datetime:
+    """Now, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+def as_utc(value: datetime) -> datetime:
+    """A datetime in UTC; naive datetimes are taken to be UTC already."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Record(BaseModel):
+    """One memory record as the store keeps it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(min_length=1, max_length=256)
+    user_id: str
+    kind: str
+    text: str = Field(min_length=1)
+    created_at: datetime
+    tokens: int = Field(ge=0)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("user_id")
+    @classmethod
+    def _user(cls, v: str) -> str:
+        return validate_user_id(v)
+
+    @field_validator("kind")
+    @classmethod
+    def _kind(cls, v: str) -> str:
+        if not _KIND.match(v):
+            raise ValueError(
+                f"kind {v!r} must be a short identifier: lower-case letters, digits and _, "
+                "starting with a letter, at most 32 characters"
+            )
+        return v
+
+    @field_validator("text", "id")
+    @classmethod
+    def _text(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("must not be empty or whitespace")
+        return _no_nul(v, "text")
+
+    @field_validator("created_at")
+    @classmethod
+    def _utc(cls, v: datetime) -> datetime:
+        return as_utc(v)
+
+
+class RecallRequest(BaseModel):
+    """A validated deep_recall query."""
+
+    model_config = ConfigDict(frozen=True)
+
+    query: str
+    user_id: str
+    top_k: int
+    kinds: tuple[str, ...]
+
+    @field_validator("query")
+    @classmethod
+    def _query(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("query must not be empty or whitespace")
+        return _no_nul(v, "query")
+
+    @field_validator("user_id")
+    @classmethod
+    def _user(cls, v: str) -> str:
+        return validate_user_id(v)
+
+
+class Hit(BaseModel):
+    """One deep_recall result, with everything needed to see why it ranks where it does.
+
+    ``score`` is the fused score in [0, 1]. Each leg's raw score (BM25 score; cosine
+    similarity) and its per-query normalized value are both given, with the 1-based rank
+    of the hit inside that leg over all fused candidates.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    text: str
+    kind: str
+    created_at: datetime
+    score: float
+    keyword_score: float
+    keyword_norm: float
+    keyword_rank: int
+    vector_score: float | None
+    vector_norm: float
+    vector_rank: int | None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    degraded: bool = Field(
+        False, description="True when the vector leg was down and only keywords ranked this."
+    )
+
+    def source(self) -> str:
+        """A one-line provenance label: kind and date."""
+        return f"{self.kind} · {self.created_at:%Y-%m-%d}"

@@ -1,0 +1,140 @@
+"""Every threshold, budget and default of recall, in one place.
+
+Each field can be set from the environment with the ``RECALL_`` prefix
+(``RECALL_ALPHA=0.4``) or passed in code (``Settings(alpha=0.4)``). The seed document each
+default comes from is named in the field's description; DESIGN.md has the table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Settings"]
+
+
+class Settings(BaseSettings):
+    """recall's configuration: env prefix ``RECALL_``, immutable once built."""
+
+    model_config = SettingsConfigDict(env_prefix="RECALL_", frozen=True, extra="forbid")
+
+    # --- where things live -------------------------------------------------------------
+    path: Path = Field(Path("memory"), description="Memory folder (SQLite + embedded Chroma).")
+    chroma_url: str | None = Field(
+        None, description="Chroma server URL; when set the vector leg uses HttpClient."
+    )
+    chroma_timeout_s: float = Field(10.0, gt=0, description="Timeout for a Chroma server call.")
+    index_spec: str = Field(
+        "default", description="Index spec: a name in indexes/ or a path to a .toml file."
+    )
+
+    # --- retrieval (DESIGN: indexes; seed 003) -------------------------------------------
+    alpha: float = Field(
+        0.5, ge=0.0, le=1.0, description="Keyword weight in the fused score (003: 50/50)."
+    )
+    fusion: Literal["linear", "rrf"] = Field("linear", description="Fusion method.")
+    rrf_k: int = Field(60, ge=1, description="RRF constant k when fusion='rrf'.")
+    candidate_pool: int = Field(
+        100, ge=1, le=10_000, description="Top list size taken from each leg before fusion."
+    )
+    default_top_k: int = Field(8, ge=1, le=1000, description="deep_recall's default top_k.")
+    max_top_k: int = Field(1000, ge=1, description="Largest top_k accepted.")
+    max_query_chars: int = Field(10_000, ge=1, description="Longest query accepted.")
+    max_text_chars: int = Field(200_000, ge=1, description="Longest record text accepted.")
+    recall_kinds: tuple[str, ...] = Field(
+        ("short_term", "dynamic"), description="Kinds deep_recall searches by default."
+    )
+    vector_partitions: int = Field(
+        64, ge=1, le=4096, description="Chroma collections users are hashed into, per spec."
+    )
+    vector_cache_mb: int = Field(
+        1024,
+        ge=0,
+        description="In-process cache of users' vectors (exact scoring); 0 = always query Chroma.",
+    )
+    keyword_cache_partitions: int = Field(
+        256, ge=1, description="BM25 partitions kept in memory (LRU), one per user and kinds."
+    )
+    embed_batch_size: int = Field(64, ge=1, description="Texts per embedding batch.")
+    embed_device: str | None = Field(
+        None, description="torch device for the embedder; None picks CUDA when present."
+    )
+
+    # --- tokens (seeds 000, 004) --------------------------------------------------------
+    encoding: str = Field("cl100k_base", description="tiktoken encoding for exact counts.")
+    token_cache_size: int = Field(65_536, ge=0, description="Texts whose counts are cached.")
+
+    # --- lifecycle (seed 003, 001) ------------------------------------------------------
+    summarize_threshold_tokens: int = Field(
+        80_000, ge=1, description="Summarize conversation states at this many tokens (003)."
+    )
+    short_term_capacity: int = Field(
+        20, ge=1, description="More short-term summaries than this trigger promotion (003)."
+    )
+    promote_count: int = Field(5, ge=1, description="Oldest summaries promoted at once (003).")
+    passage_tokens: int = Field(
+        200, ge=16, description="Largest Dynamic-chapter passage indexed, in tokens."
+    )
+    summary_tokens: int = Field(600, ge=16, description="Budget of one offline summary.")
+    chapter_tokens: int = Field(1_500, ge=16, description="Budget of one long-term chapter.")
+    dedup_similarity: float = Field(
+        0.92, ge=0, le=1, description="Sentences this similar are near-duplicates."
+    )
+    segment_cap: int = Field(
+        100, ge=1, description="Stored segments per user before archiving the oldest (001)."
+    )
+    llm_model: str | None = Field(
+        None, description="Model for summarizing/reconstruction; None = offline default."
+    )
+    llm_timeout_s: float = Field(60.0, gt=0, description="Timeout of one LLM call.")
+
+    # --- context builder (seeds 000, 002, 004) -----------------------------------------
+    context_window_tokens: int = Field(
+        128_000, ge=1_000, description="The model's whole window; never exceeded."
+    )
+    history_budget_tokens: int = Field(40_000, ge=1, description="History budget (000).")
+    compact_threshold_tokens: int = Field(30_000, ge=1, description="Compact here (000).")
+    compact_target_tokens: int = Field(15_000, ge=1, description="Kept after compaction.")
+    soul_budget_tokens: int = Field(3_000, ge=0, description="Soul section; never cut (000).")
+    memory_budget_tokens: int = Field(4_000, ge=0, description="Memory section (000).")
+    daily_log_budget_tokens: int = Field(2_000, ge=0, description="Daily log section (000).")
+    awareness_budget_tokens: int = Field(2_000, ge=0, description="Awareness section (000).")
+    recall_budget_tokens: int = Field(3_000, ge=0, description="deep_recall results section.")
+    system_budget_tokens: int = Field(15_000, ge=1, description="All system sections (000).")
+    awareness_cache_s: float = Field(300.0, ge=0, description="Awareness list cache (000).")
+    tool_input_chars: int = Field(500, ge=1, description="Tool input cut in history (000).")
+    tool_result_chars: int = Field(1_000, ge=1, description="Tool result cut in history (000).")
+    warning_ratio: float = Field(0.60, gt=0, lt=1, description="Usage warning level (002).")
+    urgent_ratio: float = Field(0.80, gt=0, lt=1, description="Usage urgent level (002).")
+    critical_ratio: float = Field(0.92, gt=0, le=1, description="Compact now (002).")
+    quality_threshold: float = Field(
+        0.6, ge=0, le=1, description="Summary quality gate threshold (002)."
+    )
+    truncate_keep_ratio: float = Field(
+        0.3, gt=0, le=1, description="Fallback truncation keeps the newest share (002)."
+    )
+    restore_max_items: int = Field(20, ge=0, description="Items restored after compaction.")
+    restore_item_tokens: int = Field(8_192, ge=0, description="Tokens per restored item.")
+    restore_total_tokens: int = Field(32_768, ge=0, description="Tokens restored in all.")
+    injection_similarity_weight: float = Field(
+        0.6, ge=0, le=1, description="Memory injection: weight of similarity (004)."
+    )
+    injection_recent_turns: int = Field(
+        3, ge=1, description="User turns the injection similarity looks at (004)."
+    )
+
+    @model_validator(mode="after")
+    def _check_order(self) -> Settings:
+        # Thresholds that only make sense in one order; a wrong order is a config bug.
+        if not self.warning_ratio < self.urgent_ratio < self.critical_ratio:
+            raise ValueError("need warning_ratio < urgent_ratio < critical_ratio")
+        if self.compact_target_tokens > self.compact_threshold_tokens:
+            raise ValueError("compact_target_tokens must not exceed compact_threshold_tokens")
+        if self.promote_count > self.short_term_capacity:
+            raise ValueError("promote_count must not exceed short_term_capacity")
+        if self.default_top_k > self.max_top_k:
+            raise ValueError("default_top_k must not exceed max_top_k")
+        return self
