@@ -1,0 +1,56 @@
+"""recall: long-term memory for LLM agents, with explicit hybrid deep recall.
+
+import recall
+mem = recall.open("./memory")
+mem.add("We chose Redis for the session cache.", user_id="u1")
+hits = mem.deep_recall("what did we decide about the cache?", user_id="u1")
+"""
+
+from .embed import Embedder, MiniLMEmbedder, USEEmbedder, load_embedder
+from .errors import (
+    ConfigError,
+    IndexStaleError,
+    InputError,
+    LLMError,
+    RecallError,
+    StoreError,
+)
+from .index.fuse import fuse_linear, fuse_rrf, minmax
+from .memory import Memory, open
+from .models import Hit, Record
+from .settings import Settings
+from .spec import IndexSpec, load_spec
+from .text import tokenize
+from .tokens import count_tokens, estimate_tokens
+from .tool import DEEP_RECALL_TOOL, DeepRecallArgs, wants_deep_recall
+
+__all__ = [
+    "DEEP_RECALL_TOOL",
+    "ConfigError",
+    "DeepRecallArgs",
+    "Embedder",
+    "Hit",
+    "IndexSpec",
+    "IndexStaleError",
+    "InputError",
+    "LLMError",
+    "Memory",
+    "MiniLMEmbedder",
+    "RecallError",
+    "Record",
+    "Settings",
+    "StoreError",
+    "USEEmbedder",
+    "count_tokens",
+    "estimate_tokens",
+    "fuse_linear",
+    "fuse_rrf",
+    "load_embedder",
+    "load_spec",
+    "minmax",
+    "open",
+    "tokenize",
+    "wants_deep_recall",
+]
+
+__version__ = "0.1.0"

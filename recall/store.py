@@ -193,6 +193,14 @@ class Store:
         self, user_id: str, kinds: Sequence[str] | None = None, ids: Sequence[str] | None = None
     ) -> list[Record]:
         """The user's records, oldest first, optionally only these kinds or ids."""
+        if ids is not None and len(ids) > 500:
+            # SQLite caps bound parameters per statement; page through long id lists.
+            out = [
+                r
+                for i in range(0, len(ids), 500)
+                for r in self.records(user_id, kinds, ids[i : i + 500])
+            ]
+            return sorted(out, key=lambda r: (r.created_at, r.id))
         sql = "SELECT * FROM records WHERE user_id = ?"
         params: list[object] = [user_id]
         if kinds is not None:

@@ -1,0 +1,1 @@
+"""The two derived index legs (keyword, vector) and how their scores are fused."""

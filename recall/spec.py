@@ -1,0 +1,98 @@
+"""Index specs: what an index is built with, and its fingerprint.
+
+A spec lives in ``indexes/NAME.toml`` (see ``indexes/default.toml``). The fingerprint
+covers everything that changes the index's contents (embedder and dimension, BM25 variant
+and parameters, tokenizer, passage size), not query-time knobs such as alpha.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+from .index.keyword import BM25Params
+
+__all__ = ["IndexSpec", "load_spec"]
+
+#: Where the shipped specs live (the repository's top-level ``indexes/``).
+SPEC_DIR = Path(__file__).resolve().parent.parent / "indexes"
+_TOKENIZER = "jieba-search+words"
+
+
+@dataclass(frozen=True)
+class IndexSpec:
+    """An index spec: embedder, BM25, tokenizer, fusion alpha, passage size."""
+
+    name: str = "default"
+    embedder: str = "minilm"
+    dimension: int = 384
+    bm25: BM25Params = field(default_factory=BM25Params)
+    tokenizer: str = _TOKENIZER
+    alpha: float = 0.5
+    passage_tokens: int = 200
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of everything that determines the built index."""
+        data = {
+            "embedder": self.embedder,
+            "dimension": self.dimension,
+            "bm25": asdict(self.bm25),
+            "tokenizer": self.tokenizer,
+            "passage_tokens": self.passage_tokens,
+        }
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
+
+    @classmethod
+    def from_toml(cls, data: dict[str, Any], *, source: str) -> IndexSpec:
+        """Build a spec from parsed TOML, with a ConfigError naming ``source`` on bad data."""
+        try:
+            emb = data.get("embedder", {})
+            bm = data.get("bm25", {})
+            spec = cls(
+                name=str(data.get("name", Path(source).stem)),
+                embedder=str(emb.get("name", "minilm")),
+                dimension=int(emb.get("dimension", 384)),
+                bm25=BM25Params(
+                    method=str(bm.get("method", "lucene")),
+                    k1=float(bm.get("k1", 1.5)),
+                    b=float(bm.get("b", 0.75)),
+                    delta=float(bm.get("delta", 0.5)),
+                ),
+                tokenizer=str(data.get("tokenizer", {}).get("name", _TOKENIZER)),
+                alpha=float(data.get("fusion", {}).get("alpha", 0.5)),
+                passage_tokens=int(data.get("passages", {}).get("max_tokens", 200)),
+            )
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise ConfigError(f"index spec {source} is invalid: {exc}") from exc
+        if spec.tokenizer != _TOKENIZER:
+            raise ConfigError(f"index spec {source}: unknown tokenizer {spec.tokenizer!r}")
+        if spec.bm25.method not in ("lucene", "robertson", "atire", "bm25l", "bm25+"):
+            raise ConfigError(f"index spec {source}: unknown BM25 method {spec.bm25.method!r}")
+        if not 0.0 <= spec.alpha <= 1.0:
+            raise ConfigError(f"index spec {source}: alpha must be in [0, 1]")
+        return spec
+
+
+def load_spec(name_or_path: str) -> IndexSpec:
+    """Load ``indexes/NAME.toml`` or a ``.toml`` path; "default" works without the folder."""
+    path = Path(name_or_path)
+    if path.suffix != ".toml":
+        path = SPEC_DIR / f"{name_or_path}.toml"
+    if not path.is_file():
+        if name_or_path == "default":
+            return IndexSpec()  # an installed wheel has no indexes/ folder
+        raise ConfigError(
+            f"index spec {name_or_path!r} not found (looked for {path}); pass a path to a "
+            f".toml file or one of: {sorted(p.stem for p in SPEC_DIR.glob('*.toml'))}"
+        )
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read index spec {path}: {exc}") from exc
+    return IndexSpec.from_toml(data, source=str(path))
