@@ -25,8 +25,8 @@ from .tokens import count_tokens, estimate_tokens
 from .tool import DEEP_RECALL_TOOL, DeepRecallArgs, wants_deep_recall
 
 __all__ = [
-    "DEEP_RECALL_TOOL",
     "ConfigError",
+    "DEEP_RECALL_TOOL",
     "DeepRecallArgs",
     "Embedder",
     "Hit",

