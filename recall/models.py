@@ -20,6 +20,15 @@ def _no_nul(value: str, name: str) -> str:
     return value
 
 
+def _check_kind(v: str) -> str:
+    if not _KIND.match(v):
+        raise ValueError(
+            f"kind {v!r} must be a short identifier: lower-case letters, digits and _, "
+            "starting with a letter, at most 32 characters"
+        )
+    return v
+
+
 def validate_user_id(user_id: object) -> str:
     """Return ``user_id`` if it is a usable user id, else raise ``ValueError``."""
     if not isinstance(user_id, str):
@@ -46,10 +55,10 @@ class Record(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    id: str = Field(min_length=1, max_length=256)
+    id: str = Field(max_length=256)
     user_id: str
     kind: str
-    text: str = Field(min_length=1)
+    text: str
     created_at: datetime
     tokens: int = Field(ge=0)
     metadata: dict[str, Any] = Field(default_factory=dict)
@@ -62,12 +71,7 @@ class Record(BaseModel):
     @field_validator("kind")
     @classmethod
     def _kind(cls, v: str) -> str:
-        if not _KIND.match(v):
-            raise ValueError(
-                f"kind {v!r} must be a short identifier: lower-case letters, digits and _, "
-                "starting with a letter, at most 32 characters"
-            )
-        return v
+        return _check_kind(v)
 
     @field_validator("text", "id")
     @classmethod
@@ -103,6 +107,13 @@ class RecallRequest(BaseModel):
     @classmethod
     def _user(cls, v: str) -> str:
         return validate_user_id(v)
+
+    @field_validator("kinds")
+    @classmethod
+    def _kinds(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for kind in v:
+            _check_kind(kind)
+        return v
 
 
 class Hit(BaseModel):
