@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from .embed import Embedder
+from .errors import StoreError
 from .index.vector import VectorIndex
 from .models import Record
 from .store import Store, content_hash
@@ -69,10 +70,19 @@ class IndexSync:
         written: Sequence[Record] = (),
         deleted: Sequence[str] = (),
     ) -> None:
-        """Index what a write just committed at ``version`` (fast path)."""
+        """Index what a write just committed at ``version`` (fast path).
+
+        The write is already safe in the store. If the vector store is unreachable now, the
+        index is left lagging (logged) and the next read catches up: raising here would tell
+        the caller that a write failed when it did not.
+        """
         with self._lock(user_id):
-            self._embed_upsert(user_id, written)
-            self.vectors.delete(user_id, list(deleted))
+            try:
+                self._embed_upsert(user_id, written)
+                self.vectors.delete(user_id, list(deleted))
+            except StoreError as exc:
+                log.warning("recall: stored, index left lagging for %s: %s", user_id, exc)
+                return
             moved = self.store.set_index_version(self.key, user_id, version, expected=version - 1)
         if not moved:
             # Another writer got between our store commit and here: reconcile by content.
