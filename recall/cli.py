@@ -75,7 +75,7 @@ def add(
 ) -> None:
     """Store TEXT (or standard input) as a memory record of USER."""
     if text is None:
-        text = click.get_text_stream("stdin").read()
+        text = sys.stdin.read()
     with _open(path, chroma_url) as mem:
         click.echo(mem.add(text, user_id=user_id, kind=kind, id=record_id))
 

@@ -1,0 +1,225 @@
+"""deep_recall latency at 25, 1,000 and 10,000 records for one user, next to a baseline.
+
+The baseline is built the way LangChain's EnsembleRetriever recipe does it, from the same
+packages: rank_bm25 (BM25Okapi) over the user's texts plus ONE shared Chroma collection
+filtered by user_id (holding 10 users of that size, as a multi-tenant deployment would),
+fused by weighted reciprocal rank 0.5/0.5. Both sides embed the query with the same MiniLM
+model inside the timed call; the query embedding alone is timed too.
+
+Documents are embedded once and reused by both sides (ingest is not what is measured here);
+the 9 other tenants of the baseline's collection get the same texts' vectors with noise.
+
+    .venv/bin/python benchmarks/core_latency.py [--sizes 25,1000,10000] [--queries 50]
+
+Ends with one JSON line: sizes, embed_p50_ms, recall_p50_ms/p95, baseline_p50_ms/p95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+import recall  # noqa: E402
+from recall.embed import Vectors  # noqa: E402
+
+SUBJECTS = [
+    "the cache",
+    "our deploy",
+    "the dog",
+    "the database",
+    "my sister",
+    "the budget",
+    "the trip",
+    "the api",
+    "the release",
+    "the meeting",
+    "the garden",
+    "the invoice",
+]
+VERBS = [
+    "moved to",
+    "was fixed by",
+    "depends on",
+    "was planned for",
+    "broke after",
+    "is stored in",
+    "was replaced by",
+    "needs",
+    "talked about",
+    "was cheaper than",
+]
+OBJECTS = [
+    "redis",
+    "postgres",
+    "march",
+    "beijing",
+    "a new laptop",
+    "the vet",
+    "kubernetes",
+    "a ten second timeout",
+    "fly io",
+    "the q3 report",
+    "tomatoes",
+    "the hotel",
+]
+
+
+def make_texts(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return [
+        f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)} "
+        f"on day {rng.randint(1, 365)} (note {i})"
+        for i in range(n)
+    ]
+
+
+class PrecomputedEmbedder:
+    """Documents from a precomputed table, queries through the real model (timed)."""
+
+    def __init__(self, real: recall.Embedder, table: dict[str, Vectors]) -> None:
+        self.id, self.dimension = real.id, real.dimension
+        self._real, self._table = real, table
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        return np.stack([self._table[t] for t in texts])
+
+    def embed_query(self, text: str) -> Vectors:
+        return self._real.embed_query(text)
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values), q))
+
+
+def timed(fn: Callable[[str], object], queries: list[str]) -> list[float]:
+    for q in queries[:5]:
+        fn(q)  # warm
+    out = []
+    for q in queries:
+        t = time.perf_counter()
+        fn(q)
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+class Baseline:
+    """rank_bm25 + shared Chroma collection with a user_id filter, weighted RRF 0.5/0.5."""
+
+    def __init__(self, client: object, name: str, embedder: recall.Embedder) -> None:
+        from rank_bm25 import BM25Okapi
+
+        self._bm25_cls = BM25Okapi
+        self.embedder = embedder
+        self.col = client.get_or_create_collection(  # type: ignore[attr-defined]
+            name, configuration={"hnsw": {"space": "cosine"}}, embedding_function=None
+        )
+
+    def add_user(self, user: str, texts: list[str], vectors: Vectors) -> None:
+        for i in range(0, len(texts), 5000):
+            self.col.upsert(
+                ids=[f"{user}:{j}" for j in range(i, min(i + 5000, len(texts)))],
+                embeddings=vectors[i : i + 5000],
+                documents=texts[i : i + 5000],
+                metadatas=[{"user_id": user}] * len(texts[i : i + 5000]),
+            )
+
+    def index_user(self, texts: list[str]) -> None:
+        self.texts = texts
+        self.bm25 = self._bm25_cls([recall.tokenize(t) for t in texts])
+
+    def search(self, user: str, query: str, k: int = 8) -> list[str]:
+        scores = self.bm25.get_scores(recall.tokenize(query))
+        kw = [self.texts[i] for i in np.argsort(-scores)[:k]]
+        q = self.embedder.embed_query(query)
+        got = self.col.query(
+            query_embeddings=[q], n_results=k, where={"user_id": user}, include=["documents"]
+        )
+        vec = got["documents"][0]
+        fused: dict[str, float] = {}
+        for weight, docs in ((0.5, kw), (0.5, vec)):
+            for rank, doc in enumerate(docs):
+                fused[doc] = fused.get(doc, 0.0) + weight / (60 + rank + 1)
+        return sorted(fused, key=fused.__getitem__, reverse=True)[:k]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="25,1000,10000")
+    parser.add_argument("--queries", type=int, default=50)
+    parser.add_argument("--tenants", type=int, default=10)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+
+    real = recall.load_embedder("minilm")
+    texts = make_texts(max(sizes), seed=0)
+    t = time.perf_counter()
+    vectors = real.embed_documents(texts)
+    print(f"embedded {len(texts)} texts in {time.perf_counter() - t:.1f} s (setup, not timed)")
+    table = dict(zip(texts, vectors, strict=True))
+    rng = random.Random(1)
+    queries = [f"{rng.choice(SUBJECTS)} {rng.choice(OBJECTS)}" for _ in range(args.queries)]
+    embed_ms = timed(real.embed_query, queries)
+    print(f"query embedding alone: p50 {statistics.median(embed_ms):.2f} ms")
+
+    out: dict[str, list[float]] = {k: [] for k in ("rp50", "rp95", "bp50", "bp95")}
+    noise = np.random.default_rng(2)
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            mem = recall.open(Path(tmp) / "recall")
+            mem._embedder = PrecomputedEmbedder(real, table)
+            mem.add_many([{"text": x} for x in texts[:size]], user_id="bench-user")
+            rec = timed(lambda q: mem.deep_recall(q, user_id="bench-user", top_k=8), queries)
+
+            import chromadb
+            from chromadb.config import Settings as ChromaSettings
+
+            client = chromadb.PersistentClient(
+                path=str(Path(tmp) / "baseline"),
+                settings=ChromaSettings(anonymized_telemetry=False),
+            )
+            base = Baseline(client, "baseline-shared", real)
+            for tenant in range(args.tenants):
+                vec = vectors[:size]
+                if tenant:
+                    vec = vec + noise.normal(0, 0.02, vec.shape).astype(np.float32)
+                base.add_user(f"tenant{tenant}", texts[:size], vec)
+            base.index_user(texts[:size])
+            bas = timed(lambda q: base.search("tenant0", q), queries)
+            mem.close()
+        out["rp50"].append(statistics.median(rec))
+        out["rp95"].append(percentile(rec, 95))
+        out["bp50"].append(statistics.median(bas))
+        out["bp95"].append(percentile(bas, 95))
+        print(
+            f"{size:>6} records: deep_recall p50 {out['rp50'][-1]:.2f} ms p95 "
+            f"{out['rp95'][-1]:.2f} ms | baseline p50 {out['bp50'][-1]:.2f} ms p95 "
+            f"{out['bp95'][-1]:.2f} ms | baseline/deep_recall {out['bp50'][-1] / out['rp50'][-1]:.1f}x"
+            f" | deep_recall - embedding {out['rp50'][-1] - statistics.median(embed_ms):.2f} ms"
+        )
+    print(
+        json.dumps(
+            {
+                "sizes": sizes,
+                "embed_p50_ms": round(statistics.median(embed_ms), 3),
+                "recall_p50_ms": [round(x, 3) for x in out["rp50"]],
+                "recall_p95_ms": [round(x, 3) for x in out["rp95"]],
+                "baseline_p50_ms": [round(x, 3) for x in out["bp50"]],
+                "baseline_p95_ms": [round(x, 3) for x in out["bp95"]],
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
