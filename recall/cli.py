@@ -123,6 +123,103 @@ def stats(path: Path, chroma_url: str) -> None:
         click.echo(json.dumps(mem.stats(), indent=2, ensure_ascii=False))
 
 
+@main.command()
+@click.option("--spec", "spec_name", default=None, help="Index spec: name in indexes/ or path.")
+@click.option("--user", "users", multiple=True, help="Only this user (repeatable).")
+@click.option("--all", "all_users", is_flag=True, help="Every user (the default).")
+@click.option("--keep-old", is_flag=True, help="Keep the old spec's vectors after switching.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@path_option
+@url_option
+@_clean_errors
+def reindex(
+    spec_name: str | None,
+    users: tuple[str, ...],
+    all_users: bool,
+    keep_old: bool,
+    quiet: bool,
+    path: Path,
+    chroma_url: str,
+) -> None:
+    """Rebuild the indexes from the store (resumable, idempotent), then switch atomically."""
+    from tqdm import tqdm
+
+    from .reindex import reindex as run_reindex
+
+    if users and all_users:
+        raise click.UsageError("give --user or --all, not both")
+    settings, spec = _settings_and_spec(path, chroma_url, spec_name)
+    bar = tqdm(total=0, unit="rec", desc="reindex", disable=quiet, dynamic_ncols=True)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    try:
+        report = run_reindex(
+            settings, spec, users=users or None, keep_old=keep_old, progress=progress
+        )
+    finally:
+        bar.close()
+    click.echo(
+        f"spec {report.spec} ({report.fingerprint}): {report.users} users, "
+        f"{report.records} records, {report.embedded} embedded, {report.removed} orphans "
+        f"removed in {report.seconds:.1f} s ({report.records_per_s:.0f} records/s)"
+    )
+    if report.switched:
+        click.echo(f"switched the memory folder to spec {report.spec}")
+    elif report.remaining_users:
+        click.echo(
+            f"{len(report.remaining_users)} users not yet on this spec; "
+            "run `recall reindex --all` to finish and switch"
+        )
+
+
+@main.command()
+@click.option("--spec", "spec_name", default=None, help="Index spec: name in indexes/ or path.")
+@path_option
+@url_option
+@_clean_errors
+def check(spec_name: str | None, path: Path, chroma_url: str) -> None:
+    """Compare store and index per user; exit code 1 when something needs `recall reindex`."""
+    from .reindex import check as run_check
+
+    settings, spec = _settings_and_spec(path, chroma_url, spec_name)
+    built, rows = run_check(settings, spec)
+    click.echo(f"spec {spec.name}: fingerprint {spec.fingerprint}; index built with {built}")
+    click.echo(
+        f"{'user':<24} {'records':>8} {'vectors':>8} {'store v':>8} {'index v':>8} "
+        f"{'missing':>8} {'orphans':>8}  status"
+    )
+    for r in rows:
+        click.echo(
+            f"{r.user_id[:24]:<24} {r.records:>8} {r.vectors:>8} {r.store_version:>8} "
+            f"{r.index_version:>8} {r.missing:>8} {r.orphans:>8}  {'ok' if r.ok else 'REINDEX'}"
+        )
+    problems = [r for r in rows if not r.ok]
+    stale = built is not None and built != spec.fingerprint
+    if stale:
+        click.echo("the index was built with another spec: run `recall reindex --spec ...`")
+    if problems or stale:
+        click.echo(f"{len(problems)} users need `recall reindex`")
+        sys.exit(1)
+    click.echo("all users in step")
+
+
+def _settings_and_spec(path: Path, chroma_url: str | None, spec_name: str | None) -> Any:
+    from .settings import Settings
+    from .spec import load_spec
+
+    updates: dict[str, Any] = {"path": path}
+    if chroma_url:
+        updates["chroma_url"] = chroma_url
+    if spec_name:
+        updates["index_spec"] = spec_name
+    settings = Settings(**updates)
+    return settings, load_spec(settings.index_spec)
+
+
 def _register_bench() -> None:
     # The benchmark harness lives in the repository's benchmarks/ package; an install
     # without it simply has no `recall bench`.
@@ -134,3 +231,7 @@ def _register_bench() -> None:
 
 
 _register_bench()
+
+
+if __name__ == "__main__":
+    main()

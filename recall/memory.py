@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import ValidationError
 
@@ -28,9 +28,21 @@ from .store import Store
 from .sync import IndexSync
 from .tokens import count_tokens
 
-__all__ = ["Memory", "open"]
+if TYPE_CHECKING:  # lifecycle (issue 3): imported lazily at run time
+    from .lifecycle import Lifecycle, LongTerm, UpdateResult
 
-_FINGERPRINT_KEY = "index_fingerprint"
+__all__ = [
+    "FINGERPRINT_KEY",
+    "Memory",
+    "index_key",
+    "open",
+    "vector_index",
+    "vector_partitions",
+]
+
+#: Store meta key holding the fingerprint of the spec the index was built with.
+FINGERPRINT_KEY = "index_fingerprint"
+PARTITIONS_KEY = "vector_partitions"
 
 
 def _input_error(exc: ValidationError, what: str) -> InputError:
@@ -48,6 +60,38 @@ def _user(user_id: object) -> str:
         raise InputError(f"{exc}; pass user_id='...' naming whose memory this is") from exc
 
 
+def vector_partitions(store: Store, settings: Settings) -> int:
+    """The bucket count of this memory folder: fixed when the folder is first written.
+
+    Users are hashed into buckets, so a folder must keep the count it was built with; the
+    setting only applies to new folders (changing it would make every vector unfindable).
+    """
+    recorded = store.get_meta(PARTITIONS_KEY)
+    if recorded is None:
+        store.set_meta(PARTITIONS_KEY, str(settings.vector_partitions))
+        return settings.vector_partitions
+    return int(recorded)
+
+
+def vector_index(settings: Settings, spec: IndexSpec, partitions: int) -> VectorIndex:
+    """The vector index of ``spec`` in the memory folder (or on the Chroma server)."""
+    path = Path(settings.path)
+    url = settings.chroma_url
+    where = f"the Chroma server at {url}" if url else f"the embedded store in {path / 'chroma'}"
+    return VectorIndex(
+        chroma_client(path / "chroma", url, settings.chroma_timeout_s),
+        prefix=f"recall-{spec.vector_fingerprint}",
+        partitions=partitions,
+        dimension=spec.dimension,
+        where=where,
+    )
+
+
+def index_key(spec: IndexSpec) -> str:
+    """The ``index_state`` key under which a spec's vector index records its versions."""
+    return f"vec:{spec.vector_fingerprint}"
+
+
 class Memory:
     """One memory folder: a SQLite store, a Chroma vector index and BM25 partitions."""
 
@@ -57,34 +101,22 @@ class Memory:
         self.spec = spec or load_spec(settings.index_spec)
         self.store = Store(self.path / "recall.sqlite3")
         self._check_fingerprint()
-        where = (
-            f"the Chroma server at {settings.chroma_url}"
-            if settings.chroma_url
-            else f"the embedded store in {self.path / 'chroma'}"
-        )
-        client = chroma_client(self.path / "chroma", settings.chroma_url, settings.chroma_timeout_s)
-        self.vectors = VectorIndex(
-            client,
-            prefix=f"recall-{self.spec.fingerprint}",
-            partitions=settings.vector_partitions,
-            dimension=self.spec.dimension,
-            where=where,
-        )
+        self.vectors = vector_index(settings, self.spec, vector_partitions(self.store, settings))
         self._embedder: Embedder | None = None
         self._embedder_lock = threading.Lock()
         self.sync = IndexSync(
             self.store,
             self.vectors,
             self.embedder,
-            key=f"vec:{self.spec.fingerprint}",
+            key=index_key(self.spec),
             batch_size=settings.embed_batch_size,
         )
         self.retriever = Retriever(self.store, self.vectors, self.sync, settings, self.spec.bm25)
 
     def _check_fingerprint(self) -> None:
-        built = self.store.get_meta(_FINGERPRINT_KEY)
+        built = self.store.get_meta(FINGERPRINT_KEY)
         if built is None or not self.store.users():
-            self.store.set_meta(_FINGERPRINT_KEY, self.spec.fingerprint)
+            self.store.set_meta(FINGERPRINT_KEY, self.spec.fingerprint)
         elif built != self.spec.fingerprint:
             raise IndexStaleError(
                 f"the index in {self.path} was built with another index spec (fingerprint "
@@ -275,6 +307,7 @@ class Memory:
 
     def close(self) -> None:
         """Release the store (the Chroma client holds no handles we own)."""
+        self._close_lifecycle()  # lifecycle (issue 3): drain its worker before the store goes
         self.store.close()
 
     def __enter__(self) -> Memory:
@@ -282,6 +315,47 @@ class Memory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    # --- lifecycle (issue 3): delegates to recall.lifecycle.Lifecycle, built lazily -------
+    def _lifecycle(self) -> Lifecycle:
+        with self._embedder_lock:
+            life: Lifecycle | None = getattr(self, "_life", None)
+            if life is None:
+                from .lifecycle import Lifecycle
+
+                life = self._life = Lifecycle(self.store, self.settings, self.embedder)
+        return life
+
+    def _close_lifecycle(self) -> None:
+        life: Lifecycle | None = getattr(self, "_life", None)
+        if life is not None:
+            life.close()
+
+    def update_memory(
+        self, states: str | Sequence[Any], *, user_id: str, background: bool = False
+    ) -> UpdateResult:
+        """Store conversation ``states`` (a summary, or chat messages to summarize) as a
+        short-term summary; more than ``short_term_capacity`` promote the oldest into the
+        long-term article. ``background=True`` journals the states and returns at once."""
+        return self._lifecycle().update_memory(states, user_id=user_id, background=background)
+
+    def should_summarize(self, messages: Sequence[Any]) -> bool:
+        """True once ``messages`` reach ``Settings.summarize_threshold_tokens``."""
+        return self._lifecycle().should_summarize(messages)
+
+    def long_term(self, user_id: str, version: int | None = None) -> LongTerm:
+        """The user's long-term article (Bedrock/Evolutionary/Dynamic), newest or ``version``."""
+        return self._lifecycle().long_term(user_id, version)
+
+    def short_term(self, user_id: str) -> list[Record]:
+        """The user's current short-term summaries, oldest first."""
+        return self._lifecycle().short_term(user_id)
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait for background update_memory jobs (also resumes a crashed run's jobs)."""
+        return self._lifecycle().flush(timeout)
+
+    # --- end lifecycle (issue 3) ----------------------------------------------------------
 
 
 def open(  # noqa: A001 - the public name is recall.open, as in the design

@@ -59,6 +59,9 @@ class Settings(BaseSettings):
         256, ge=1, description="BM25 partitions kept in memory (LRU), one per user and kinds."
     )
     embed_batch_size: int = Field(64, ge=1, description="Texts per embedding batch.")
+    reindex_batch_size: int = Field(
+        256, ge=1, description="Records per read/embed/write batch of `recall reindex`."
+    )
     embed_device: str | None = Field(
         None, description="torch device for the embedder; None picks CUDA when present."
     )
@@ -90,6 +93,15 @@ class Settings(BaseSettings):
         None, description="Model for summarizing/reconstruction; None = offline default."
     )
     llm_timeout_s: float = Field(60.0, gt=0, description="Timeout of one LLM call.")
+    max_states_chars: int = Field(
+        2_000_000, ge=1, description="Largest message list update_memory accepts, in chars."
+    )
+    promote_attempts: int = Field(
+        16, ge=1, description="Optimistic promotion retries when another writer wins."
+    )
+    job_attempts: int = Field(
+        3, ge=1, description="Tries of one background job before it is marked failed."
+    )
 
     # --- context builder (seeds 000, 002, 004) -----------------------------------------
     context_window_tokens: int = Field(

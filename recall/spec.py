@@ -37,6 +37,17 @@ class IndexSpec:
     passage_tokens: int = 200
 
     @property
+    def vector_fingerprint(self) -> str:
+        """A short hash of what determines the stored vectors (embedder and dimension).
+
+        Vector collections are named by it, so a spec change that keeps the embedder (say,
+        new BM25 parameters: the keyword leg is rebuilt from the store in memory anyway)
+        reuses every stored vector.
+        """
+        data = {"embedder": self.embedder, "dimension": self.dimension}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
+
+    @property
     def fingerprint(self) -> str:
         """A short hash of everything that determines the built index."""
         data = {

@@ -89,7 +89,7 @@ class VectorIndex:
     def __init__(
         self, client: Any, *, prefix: str, partitions: int, dimension: int, where: str
     ) -> None:
-        self._client = client
+        self.client = client
         self._prefix = prefix
         self._partitions = partitions
         self._dimension = dimension
@@ -114,7 +114,7 @@ class VectorIndex:
         b = self.bucket(user_id)
         if b not in self._collections:
             with mapped("opening a vector collection", hint=self._hint()):
-                self._collections[b] = self._client.get_or_create_collection(
+                self._collections[b] = self.client.get_or_create_collection(
                     self.collection_name(b),
                     configuration={"hnsw": {"space": "cosine"}},
                     embedding_function=None,
@@ -227,8 +227,8 @@ class VectorIndex:
         """Total vectors over all bucket collections that exist (for stats)."""
         total = 0
         with mapped("counting vectors", hint=self._hint()):
-            for c in self._client.list_collections():
+            for c in self.client.list_collections():
                 name = c if isinstance(c, str) else c.name
                 if name.startswith(f"{self._prefix}-b"):
-                    total += self._client.get_collection(name, embedding_function=None).count()
+                    total += self.client.get_collection(name, embedding_function=None).count()
         return total
