@@ -85,7 +85,7 @@ class LLMClient:
             {"role": "system", "content": system},
             {"role": "user", "content": user},
         ]
-        response_format = {
+        response_format: dict[str, Any] = {
             "type": "json_schema",
             "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()},
         }
@@ -95,6 +95,10 @@ class LLMClient:
                 content = self._complete(messages, response_format)
             except LLMError as exc:
                 reason = str(exc)
+                if "HTTP 400" in reason:
+                    # Older compatible servers reject json_schema; plain JSON mode is widely
+                    # supported and the prompt spells out the fields.
+                    response_format = {"type": "json_object"}
             else:
                 try:
                     return schema.model_validate_json(_strip_fence(content))
@@ -117,18 +121,22 @@ class LLMClient:
         import openai
 
         try:
-            reply = self._client.chat.completions.create(
-                model=self.model,
-                messages=messages,  # type: ignore[arg-type]
-                response_format=response_format,  # type: ignore[arg-type]
-                temperature=0,
-            )
+            # Plain dicts on purpose: the SDK's TypedDict params add nothing at run time.
+            params: dict[str, Any] = {
+                "model": self.model,
+                "messages": messages,
+                "response_format": response_format,
+                "temperature": 0,
+            }
+            reply = self._client.chat.completions.create(**params)
         except openai.APIStatusError as exc:
             raise LLMError(f"HTTP {exc.status_code} from the endpoint: {_short(exc)}") from exc
         except openai.APITimeoutError as exc:
             raise LLMError("the endpoint timed out; raise RECALL_LLM_TIMEOUT_S") from exc
         except openai.APIConnectionError as exc:
-            raise LLMError(f"cannot reach the endpoint: {_short(exc)}; check OPENAI_BASE_URL") from exc
+            raise LLMError(
+                f"cannot reach the endpoint: {_short(exc)}; check OPENAI_BASE_URL"
+            ) from exc
         except openai.OpenAIError as exc:
             raise LLMError(f"{type(exc).__name__}: {_short(exc)}") from exc
         if not reply.choices:

@@ -79,7 +79,7 @@ def _content(value: object, where: str) -> str:
     raise InputError(f"{where}: 'content' must be a string, a list of parts or null")
 
 
-def _tool_calls(value: object, where: str) -> list[str]:
+def _tool_calls(value: object, where: str, names: dict[str, str]) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, Sequence) or isinstance(value, str):
@@ -93,6 +93,8 @@ def _tool_calls(value: object, where: str) -> list[str]:
         args = fn.get("arguments", "") if isinstance(fn, Mapping) else ""
         if not isinstance(args, str):
             args = json.dumps(args, ensure_ascii=False)
+        if isinstance(call, Mapping) and isinstance(call.get("id"), str):
+            names[call["id"]] = name  # lets the tool's reply be labelled with the tool name
         out.append(f"called {name}({args})")
     return out
 
@@ -111,12 +113,11 @@ def _as_mapping(message: object) -> Mapping[str, Any] | None:
 def to_turns(messages: object, *, max_chars: int) -> list[Turn]:
     """Validate OpenAI-format ``messages`` and flatten each into a :class:`Turn`."""
     if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
-        raise InputError(
-            f"messages must be a list of chat messages, got {type(messages).__name__}"
-        )
+        raise InputError(f"messages must be a list of chat messages, got {type(messages).__name__}")
     if not messages:
         raise InputError("messages is empty: there is nothing to remember")
     turns: list[Turn] = []
+    names: dict[str, str] = {}
     total = 0
     for i, raw in enumerate(messages):
         where = f"message {i}"
@@ -127,13 +128,13 @@ def to_turns(messages: object, *, max_chars: int) -> list[Turn]:
         if role not in ROLES:
             raise InputError(f"{where} has unknown role {role!r}; use one of {sorted(ROLES)}")
         parts = [_content(message.get("content"), where)]
-        parts += _tool_calls(message.get("tool_calls"), where)
+        parts += _tool_calls(message.get("tool_calls"), where, names)
         name = message.get("name")
         if name is not None and not isinstance(name, str):
             raise InputError(f"{where}: 'name' must be a string")
         if role in ("tool", "function") and name is None:
             call_id = message.get("tool_call_id")
-            name = call_id if isinstance(call_id, str) else None
+            name = names.get(call_id, call_id) if isinstance(call_id, str) else None
         text = "\n".join(p for p in parts if p.strip())
         total += len(text)
         if total > max_chars:

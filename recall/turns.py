@@ -1,0 +1,57 @@
+"""Per-turn summaries (seed 001): the model answers with ``{"answer", "summary"}`` JSON.
+
+Asking the model for its answer and a one-line summary of the turn in the same call saves a
+separate summarizing call. Models sometimes break the format, so the reader degrades
+instead of failing: anything that is not such a JSON object becomes the answer, and its
+first 100 characters the summary.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pydantic import BaseModel
+
+__all__ = ["AnswerWithSummary", "parse_answer_with_summary"]
+
+#: Characters of the answer used as the summary when the model gave none (seed 001).
+FALLBACK_SUMMARY_CHARS = 100
+
+
+class AnswerWithSummary(BaseModel):
+    """The model's answer, the turn's summary, and whether the JSON was read as such."""
+
+    answer: str
+    summary: str
+    parsed: bool
+
+
+def _json_object(text: str) -> object:
+    body = text.strip()
+    if body.startswith("```"):  # a fenced block: ```json ... ```
+        body = body.split("\n", 1)[1] if "\n" in body else ""
+        body = body.rsplit("```", 1)[0]
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
+
+
+def parse_answer_with_summary(text: str) -> AnswerWithSummary:
+    """Read ``{"answer": ..., "summary": ...}``; on anything else, degrade (never raise).
+
+    A valid object with an empty or missing summary keeps its answer and gets
+    ``answer[:100]`` as the summary; bad JSON gives the whole text as the answer.
+    """
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    data = _json_object(text)
+    if isinstance(data, dict) and isinstance(data.get("answer"), str):
+        answer = data["answer"]
+        summary = data.get("summary")
+        if isinstance(summary, str) and summary.strip():
+            return AnswerWithSummary(answer=answer, summary=summary.strip(), parsed=True)
+        return AnswerWithSummary(
+            answer=answer, summary=answer[:FALLBACK_SUMMARY_CHARS], parsed=False
+        )
+    return AnswerWithSummary(answer=text, summary=text[:FALLBACK_SUMMARY_CHARS], parsed=False)
