@@ -24,6 +24,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -102,14 +103,23 @@ def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
-def timed(fn: Callable[[str], object], queries: list[str]) -> list[float]:
+def interleaved(
+    fns: dict[str, Callable[[str], object]], queries: list[str], rounds: int = 3
+) -> dict[str, list[float]]:
+    """Milliseconds per call of each function, calls alternating query by query.
+
+    Alternating keeps a noisy, shared machine's slow moments from landing on one side only.
+    """
     for q in queries[:5]:
-        fn(q)  # warm
-    out = []
-    for q in queries:
-        t = time.perf_counter()
-        fn(q)
-        out.append((time.perf_counter() - t) * 1000)
+        for fn in fns.values():
+            fn(q)  # warm
+    out: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(rounds):
+        for q in queries:
+            for name, fn in fns.items():
+                t = time.perf_counter()
+                fn(q)
+                out[name].append((time.perf_counter() - t) * 1000)
     return out
 
 
@@ -153,6 +163,10 @@ class Baseline:
         return sorted(fused, key=fused.__getitem__, reverse=True)[:k]
 
 
+def _recall(mem: recall.Memory, query: str) -> object:
+    return mem.deep_recall(query, user_id="bench-user", top_k=8)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="25,1000,10000")
@@ -169,17 +183,13 @@ def main() -> None:
     table = dict(zip(texts, vectors, strict=True))
     rng = random.Random(1)
     queries = [f"{rng.choice(SUBJECTS)} {rng.choice(OBJECTS)}" for _ in range(args.queries)]
-    embed_ms = timed(real.embed_query, queries)
-    print(f"query embedding alone: p50 {statistics.median(embed_ms):.2f} ms")
-
-    out: dict[str, list[float]] = {k: [] for k in ("rp50", "rp95", "bp50", "bp95")}
+    out: dict[str, list[float]] = {k: [] for k in ("rp50", "rp95", "bp50", "bp95", "e50")}
     noise = np.random.default_rng(2)
     for size in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             mem = recall.open(Path(tmp) / "recall")
             mem._embedder = PrecomputedEmbedder(real, table)
             mem.add_many([{"text": x} for x in texts[:size]], user_id="bench-user")
-            rec = timed(lambda q: mem.deep_recall(q, user_id="bench-user", top_k=8), queries)
 
             import chromadb
             from chromadb.config import Settings as ChromaSettings
@@ -195,23 +205,34 @@ def main() -> None:
                     vec = vec + noise.normal(0, 0.02, vec.shape).astype(np.float32)
                 base.add_user(f"tenant{tenant}", texts[:size], vec)
             base.index_user(texts[:size])
-            bas = timed(lambda q: base.search("tenant0", q), queries)
+            ms = interleaved(
+                {
+                    "embed": real.embed_query,
+                    "recall": partial(_recall, mem),
+                    "baseline": partial(base.search, "tenant0"),
+                },
+                queries,
+            )
             mem.close()
-        out["rp50"].append(statistics.median(rec))
-        out["rp95"].append(percentile(rec, 95))
-        out["bp50"].append(statistics.median(bas))
-        out["bp95"].append(percentile(bas, 95))
+        out["e50"].append(statistics.median(ms["embed"]))
+        out["rp50"].append(statistics.median(ms["recall"]))
+        out["rp95"].append(percentile(ms["recall"], 95))
+        out["bp50"].append(statistics.median(ms["baseline"]))
+        out["bp95"].append(percentile(ms["baseline"], 95))
         print(
-            f"{size:>6} records: deep_recall p50 {out['rp50'][-1]:.2f} ms p95 "
-            f"{out['rp95'][-1]:.2f} ms | baseline p50 {out['bp50'][-1]:.2f} ms p95 "
-            f"{out['bp95'][-1]:.2f} ms | baseline/deep_recall {out['bp50'][-1] / out['rp50'][-1]:.1f}x"
-            f" | deep_recall - embedding {out['rp50'][-1] - statistics.median(embed_ms):.2f} ms"
+            f"{size:>6} records: deep_recall p50 {out['rp50'][-1]:.2f} ms "
+            f"p95 {out['rp95'][-1]:.2f} ms | baseline p50 {out['bp50'][-1]:.2f} ms "
+            f"p95 {out['bp95'][-1]:.2f} ms | baseline/deep_recall "
+            f"{out['bp50'][-1] / out['rp50'][-1]:.1f}x | query embedding p50 "
+            f"{out['e50'][-1]:.2f} ms, deep_recall minus it "
+            f"{out['rp50'][-1] - out['e50'][-1]:.2f} ms"
         )
+    embed_p50 = statistics.median(out["e50"])
     print(
         json.dumps(
             {
                 "sizes": sizes,
-                "embed_p50_ms": round(statistics.median(embed_ms), 3),
+                "embed_p50_ms": round(embed_p50, 3),
                 "recall_p50_ms": [round(x, 3) for x in out["rp50"]],
                 "recall_p95_ms": [round(x, 3) for x in out["rp95"]],
                 "baseline_p50_ms": [round(x, 3) for x in out["bp50"]],

@@ -43,7 +43,7 @@ def fill(path: Path, spec: str, users: int, per_user: int) -> None:
 
 
 def test_shipped_specs_load_and_differ() -> None:
-    assert DEFAULT == IndexSpec()  # the file says what the built-in default says
+    assert IndexSpec() == DEFAULT  # the file says what the built-in default says
     assert {p.stem for p in SPEC_DIR.glob("*.toml")} >= {"default", "multilingual"}
     assert MULTI.embedder == "use-multilingual" and MULTI.dimension == 512
     assert DEFAULT.fingerprint != MULTI.fingerprint
