@@ -126,13 +126,13 @@ def _add_sample(ds: Dataset, sample: dict[str, Any], unit: Unit, problems: Count
                 for fact in facts:
                     i += 1
                     doc = f"{user}/O{n}:{i}"
-                    ids = {x for x in _split_ids(fact[1]) if x in turn_ids}
-                    problems["observations_without_valid_dia_id"] += not ids
+                    held = {x for x in _split_ids(fact[1]) if x in turn_ids}
+                    problems["observations_without_valid_dia_id"] += not held
                     # The fact already names its speaker; the date anchors "last year".
                     ds.corpus[doc] = {"text": f"({date_of.get(n, '')}) {fact[0]}", "user": user}
                     if dates.get(n) is not None:
                         ds.corpus[doc]["created_at"] = dates[n]
-                    ds.covers[doc] = ids
+                    ds.covers[doc] = held
     for i, qa in enumerate(sample["qa"]):
         cat = int(qa.get("category", 0))
         if cat not in SCORED_CATEGORIES:
@@ -147,15 +147,19 @@ def _add_sample(ds: Dataset, sample: dict[str, Any], unit: Unit, problems: Count
         )
         good = [x for x in ids if _DIA.match(x) and x in turn_ids]
         problems["malformed_evidence_ids"] += sum(1 for x in ids if not _DIA.match(x))
-        problems["unknown_evidence_ids"] += sum(1 for x in ids if _DIA.match(x) and x not in turn_ids)
+        problems["unknown_evidence_ids"] += sum(
+            1 for x in ids if _DIA.match(x) and x not in turn_ids
+        )
         if unit == "summaries":
-            good = sorted({f"S{_DIA.match(x).group(1)}" for x in good})  # type: ignore[union-attr]
+            good = sorted({"S" + x[1:].split(":")[0] for x in good})  # session of each turn
         if not good:
             problems["skipped_no_valid_evidence"] += 1
             continue
         qid = f"{user}/q{i}"
         evidence = set(good)
-        rel = {d: 1 for d, held in ds.covers.items() if held & evidence and d.startswith(user + "/")}
+        rel = {
+            d: 1 for d, held in ds.covers.items() if held & evidence and d.startswith(user + "/")
+        }
         # Kept and scored 0 rather than skipped: dropping them would flatter the unit.
         problems["questions_no_unit_covers"] += not rel
         ds.queries[qid] = str(qa["question"])

