@@ -230,7 +230,31 @@ def _register_bench() -> None:
     main.add_command(bench, "bench")
 
 
+def _register_context() -> None:
+    # `recall context` (the context builder, issue 4) lives in its own module.
+    from .context_cli import context_command
+
+    if context_command.callback is not None:
+        context_command.callback = _clean_errors(context_command.callback)
+    main.add_command(context_command)
+
+
+def _register_memory() -> None:
+    # `recall ingest` and `recall memory show` (the lifecycle, issue 3) live in their own
+    # module; it is handed the shared options rather than importing this one.
+    from .memory_cli import memory_commands
+
+    for command in memory_commands([path_option, url_option]):
+        subcommands = command.commands.values() if isinstance(command, click.Group) else ()
+        for cmd in (command, *subcommands):
+            if cmd.callback is not None:
+                cmd.callback = _clean_errors(cmd.callback)
+        main.add_command(command)
+
+
 _register_bench()
+_register_context()
+_register_memory()
 
 
 if __name__ == "__main__":

@@ -351,6 +351,36 @@ class Memory:
         """The user's current short-term summaries, oldest first."""
         return self._lifecycle().short_term(user_id)
 
+    def get_relevant_memories(
+        self, user_input: str, *, user_id: str, max_tokens: int | None = None
+    ) -> str:
+        """The memory block to stitch into a prompt, within ``max_tokens`` (default
+        ``Settings.memory_budget_tokens``).
+
+        The Bedrock chapter whole, then Evolutionary and Dynamic, then the short-term
+        summaries most relevant to ``user_input`` (0.6·similarity + 0.4·recency, seed 004),
+        as ``## `` sections cut by paragraphs (:mod:`recall.relevant`). No deep search:
+        that stays explicit (:meth:`deep_recall`).
+        """
+        from .relevant import relevant_memories
+
+        if not isinstance(user_input, str) or not user_input.strip():
+            raise InputError(
+                "user_input must be a non-empty string: the user's current turn, which the "
+                "short-term summaries are ranked against"
+            )
+        if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens < 0):
+            raise InputError(f"max_tokens must be a non-negative int, got {max_tokens!r}")
+        uid = _user(user_id)
+        return relevant_memories(
+            user_input,
+            self.long_term(uid),
+            self.short_term(uid),
+            self.embedder,
+            settings=self.settings,
+            budget=max_tokens,
+        )
+
     def flush(self, timeout: float | None = None) -> bool:
         """Wait for background update_memory jobs (also resumes a crashed run's jobs)."""
         return self._lifecycle().flush(timeout)

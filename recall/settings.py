@@ -102,6 +102,16 @@ class Settings(BaseSettings):
     job_attempts: int = Field(
         3, ge=1, description="Tries of one background job before it is marked failed."
     )
+    ingest_chunk_tokens: int = Field(
+        4_000,
+        ge=16,
+        description="`recall ingest`: chat tokens per update_memory call (one summary each).",
+    )
+    relevant_cache_size: int = Field(
+        4_096,
+        ge=0,
+        description="get_relevant_memories: summary embeddings cached per process (0 = none).",
+    )
 
     # --- context builder (seeds 000, 002, 004) -----------------------------------------
     context_window_tokens: int = Field(
@@ -136,6 +146,30 @@ class Settings(BaseSettings):
     )
     injection_recent_turns: int = Field(
         3, ge=1, description="User turns the injection similarity looks at (004)."
+    )
+    injection_confidence_weight: float = Field(
+        0.4, ge=0, le=1, description="Memory injection: weight of confidence (004)."
+    )
+    injection_max_tokens: int = Field(
+        2_000, ge=0, description="Default budget of format_memory_for_injection (004)."
+    )
+    compact_summary_tokens: int = Field(
+        2_000, ge=128, description="Budget of the 8-section compaction summary (002)."
+    )
+    message_overhead_tokens: int = Field(
+        4, ge=0, description="Chat-format tokens each message costs besides its text."
+    )
+    round_share_estimate: float = Field(
+        0.0175, gt=0, le=1, description="Budget share of one round before history exists (002)."
+    )
+    quality_weights: tuple[float, float, float] = Field(
+        (0.3, 0.5, 0.2), description="Quality gate: section coverage, key info, compression."
+    )
+    quality_max_ratio: float = Field(
+        0.15, gt=0, le=1, description="Summary/original tokens at or under this scores full."
+    )
+    restore_weights: tuple[float, float, float, float] = Field(
+        (0.35, 0.25, 0.20, 0.20), description="Restore score: recency, frequency, op, type."
     )
 
     @model_validator(mode="after")

@@ -159,4 +159,5 @@ def render_turns(turns: Sequence[Turn]) -> str:
 def _label(turn: Turn) -> str:
     if turn.role in ("tool", "function"):
         return f"Tool result ({turn.name}): " if turn.name else "Tool result: "
-    return f"{turn.role.capitalize()}: "
+    role = turn.role.capitalize()
+    return f"{role} ({turn.name}): " if turn.name else f"{role}: "

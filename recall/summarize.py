@@ -174,7 +174,9 @@ def _allocate(room: int, demand: list[int]) -> list[int]:
 def _label(role: str, name: str | None) -> str:
     if role in ("tool", "function"):
         return f"Tool result ({name})" if name else "Tool result"
-    return role.capitalize()
+    # A named speaker (OpenAI's optional "name") beats the bare role: in a group chat or an
+    # ingested transcript, who said it is part of the fact.
+    return f"{role.capitalize()} ({name})" if name else role.capitalize()
 
 
 _ERROR_WORDS = ("error", "exception", "traceback", "failed", "failure", "bug", "fix", "crash")

@@ -24,3 +24,19 @@ def test_error_hierarchy() -> None:
 def test_private_modules_reexported_not_duplicated() -> None:
     memory = importlib.import_module("recall.memory")
     assert recall.open is memory.open
+
+
+def test_lifecycle_and_context_names_are_public() -> None:
+    for name in (
+        "Session",
+        "ContextBuilder",
+        "BuiltContext",
+        "count_tokens",
+        "format_memory_for_injection",
+        "parse_answer_with_summary",
+        "UpdateResult",
+        "LongTerm",
+    ):
+        assert name in recall.__all__, name
+    for method in ("update_memory", "long_term", "short_term", "should_summarize", "flush"):
+        assert callable(getattr(recall.Memory, method))

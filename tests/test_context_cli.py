@@ -1,0 +1,167 @@
+"""`recall context` and the agent loop example, on a real memory (SQLite, Chroma, MiniLM).
+
+The loop's model is the real ``openai`` client talking to a chat-completions server on
+127.0.0.1 (tests/chat_server.py); the dry-run mode needs no server at all.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from chat_server import running
+from click.testing import CliRunner
+
+import recall
+from recall.cli import main
+from recall.tokens import count_tokens
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("agent_loop", ROOT / "examples" / "agent_loop.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_context_command_prints_messages_and_report(mem: recall.Memory, tmp_path: Path) -> None:
+    mem.add("We chose Redis for the session cache.", user_id="u1")
+    mem.close()
+    session = tmp_path / "session.json"
+    session.write_text(
+        json.dumps(
+            {
+                "soul": "You are Lark.",
+                "daily_log": "09:00 standup",
+                "messages": [
+                    {"role": "user", "content": "你好"},
+                    {"role": "assistant", "content": "你好！有什么可以帮你？"},
+                    {"role": "user", "content": "Do you remember what we chose for the cache?"},
+                ],
+            },
+            ensure_ascii=False,
+        ),
+        encoding="utf-8",
+    )
+    path = str(mem.settings.path)
+    runner = CliRunner()
+    res = runner.invoke(
+        main, ["context", "--user", "u1", "--session", str(session), "--path", path, "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    messages, report = out["messages"], out["report"]
+    # The summary is in <memory> (get_relevant_memories) ahead of the daily log.
+    assert messages[0]["content"].startswith("You are Lark.\n\n<memory>\n## Short-term")
+    assert "<daily_log>\n09:00 standup" in messages[0]["content"]
+    # "Do you remember" asks for deep recall: the hit is in the recall section, with its date.
+    assert "<recall>\n- [short_term · " in messages[0]["content"]
+    assert "Redis for the session cache" in messages[0]["content"]
+    assert messages[-1] == {
+        "role": "user",
+        "content": "Do you remember what we chose for the cache?",
+    }
+    assert (
+        report["total_tokens"] == sum(count_tokens(m["content"]) + 4 for m in messages)
+        and report["level"] == "normal"
+    )
+
+    res = runner.invoke(
+        main, ["context", "--user", "u1", "--session", str(session), "--path", path, "--no-recall"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "--- system" in res.output and "<recall>" not in res.output
+    assert "=== " in res.output and "level normal" in res.output
+
+
+def test_context_command_errors_are_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    runner = CliRunner()
+    res = runner.invoke(
+        main, ["context", "--user", "u1", "--session", str(bad), "--path", str(tmp_path / "m")]
+    )
+    assert (
+        res.exit_code == 1
+        and res.output.startswith("error: the session file")
+        and "Traceback" not in res.output
+    )
+    ends_with_assistant = tmp_path / "s.json"
+    ends_with_assistant.write_text(json.dumps([{"role": "assistant", "content": "hi"}]))
+    res = runner.invoke(
+        main,
+        [
+            "context",
+            "--user",
+            "u1",
+            "--session",
+            str(ends_with_assistant),
+            "--path",
+            str(tmp_path / "m"),
+        ],
+    )
+    assert res.exit_code == 1 and "pass --input TEXT" in res.output
+
+
+def test_agent_loop_against_an_openai_compatible_server(
+    mem: recall.Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    example = load_example()
+    mem.add("We chose Redis for the session cache.", user_id="u1")
+    with running() as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        args = json.dumps({"query": "session cache"})
+        server.script = [
+            {"tool_calls": [{"id": "call_1", "type": "function",
+                             "function": {"name": "deep_recall", "arguments": args}}]},
+            "You chose Redis.",
+        ]  # fmt: skip
+        answers = example.run(
+            mem, "u1", example.openai_model("test-model"), ["try to remember the cache"]
+        )
+    assert answers == ["You chose Redis."]
+    first, second = server.requests
+    assert first["tools"][0]["function"]["name"] == "deep_recall"
+    assert first["messages"][-1] == {"role": "user", "content": "try to remember the cache"}
+    # The turn continued: user message, the call, its result (fitted JSON), no repeated turn.
+    tail = second["messages"][-3:]
+    assert tail[0] == {"role": "user", "content": "try to remember the cache"}
+    assert tail[1]["tool_calls"][0]["id"] == "call_1"
+    result = json.loads(tail[2]["content"])
+    assert tail[2]["tool_call_id"] == "call_1" and "Redis" in result["results"][0]["text"]
+
+
+def test_agent_loop_dry_run(mem: recall.Memory) -> None:
+    example = load_example()
+    mem.add("The staging deploy hit OOMKilled; we raised the memory limit to 1Gi.", user_id="u2")
+    answers = example.run(mem, "u2", example.dry_run_model, ["Try to remember the memory limit"])
+    assert answers and "1Gi" in answers[0]
+
+
+def test_bound_session_sends_compaction_summaries_to_memory(mem: recall.Memory) -> None:
+    from recall.session import Session
+
+    settings = mem.settings.model_copy(
+        update={"compact_threshold_tokens": 600, "compact_target_tokens": 200}
+    )
+    s = Session(mem, "u3", settings=settings)
+    for i in range(30):
+        s.add_user(f"Step {i}: move the invoices job to queue q{i} and keep retries at {i}.")
+        s.add_assistant(f"Moved the invoices job to q{i}; retries stay at {i}.")
+    assert len(s.compactions) >= 2 and all(c.stored for c in s.compactions)
+    assert len(s.compactions) < 10, "no compaction after every message"
+    stored = mem.short_term("u3")
+    assert [r.text for r in stored] == [c.summary for c in s.compactions]
+    assert "## Primary Request and Intent" in stored[0].text
+    unbound = Session(settings=settings)
+    for i in range(30):
+        unbound.add_user(f"Step {i}: move the invoices job to queue q{i} and keep retries at {i}.")
+        unbound.add_assistant(f"Moved the invoices job to q{i}; retries stay at {i}.")
+    assert unbound.compactions and not any(c.stored for c in unbound.compactions)
