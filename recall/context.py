@@ -37,13 +37,28 @@ from .session import Session, as_settings
 from .settings import Settings
 from .tokens import count_tokens
 
-__all__ = ["BuiltContext", "ContextBuilder", "ContextReport", "Cut"]
+__all__ = ["BuiltContext", "ContextBuilder", "ContextReport", "Cut", "drop_repeated"]
 
 Awareness = str | Sequence[AwarenessItem] | Callable[[], str | Sequence[AwarenessItem]]
 
 # When the system sections together are over budget, these give way first (soul never).
 _SACRIFICE = ("recall", "daily_log", "awareness", "memory")
 _CACHE_SIZE = 64
+
+
+def drop_repeated(hits: Sequence[Hit], memory_text: str) -> tuple[list[Hit], int]:
+    """The hits whose text the memory section does not already hold, and how many did.
+
+    get_relevant_memories and deep_recall both draw on the short-term summaries: the same
+    summary twice costs budget and tells the model nothing new. (If the memory section is
+    later cut for the system budget, such a hit may be gone from both: memory is the last
+    section to give way, so this is rare and reported.)
+    """
+    seen = " ".join(memory_text.split())
+    if not seen or not hits:
+        return list(hits), 0
+    keep = [h for h in hits if " ".join(h.text.split()) not in seen]
+    return keep, len(hits) - len(keep)
 
 
 class ContextBuilder:
@@ -199,8 +214,11 @@ class ContextBuilder:
                 f"the {window:,}-token window: shorten it or summarize it first"
             )
 
+        memory_text = self._memory_text(memory, session, user_input)
+        all_hits = hits
+        hits, repeated = drop_repeated(hits, memory_text)
         sources = {
-            "memory": (self._memory_text(memory, session, user_input), s.memory_budget_tokens),
+            "memory": (memory_text, s.memory_budget_tokens),
             "daily_log": (optional_text(daily_log, "daily_log"), s.daily_log_budget_tokens),
             "awareness": (self.awareness_text(awareness), s.awareness_budget_tokens),
             "recall": (recall_lines(hits), s.recall_budget_tokens),
@@ -219,6 +237,12 @@ class ContextBuilder:
             if fitted != text:
                 cuts[name] = Cut(name, cut_reason(name, dropped, "its budget"), before, n)
 
+        if repeated:
+            why = f"{repeated} hit(s) already in <memory> left out"
+            if "recall" in cuts:
+                why = f"{why}; {cuts['recall'].reason}"
+            before = count(recall_lines(all_hits))
+            cuts["recall"] = Cut("recall", why, before, content.get("recall", ("", 0))[1])
         sys_text = system_text(soul, content)
         sys_t = self._count_cached(sys_text) + overhead
         for name in _SACRIFICE:  # over the system budget or the window: lowest priority first

@@ -334,3 +334,23 @@ def test_report_names_the_last_compaction() -> None:
     assert report.compaction["path"] in ("summary", "retry", "hybrid", "truncate")
     assert report.compaction["score"] == s.compactions[-1].score
     assert report.compaction["stored"] is False  # an unbound session only summarizes
+
+
+def test_a_hit_already_in_memory_is_not_repeated() -> None:
+    summary = "We chose Redis for the session cache because of per-key TTLs."
+    built = ContextBuilder().build(
+        session=Session(auto_compact=False),
+        soul=SOUL,
+        user_input="what cache did we pick?",
+        memory=f"## Short-term\n\n{summary}",
+        recall_hits=[
+            hit("  We chose Redis for the session\ncache because of per-key TTLs.", 0.9),
+            hit("The dog is called Biscuit.", 0.5),
+        ],
+    )
+    system = built.messages[0]["content"]
+    assert system.count("per-key TTLs") == 1
+    assert "<recall>\n- [short_term" in system and "Biscuit" in system
+    (cut,) = built.report.cuts
+    assert cut.section == "recall" and cut.reason.startswith("1 hit(s) already in <memory>")
+    assert cut.tokens_before > cut.tokens_after > 0

@@ -60,9 +60,11 @@ def test_context_command_prints_messages_and_report(mem: recall.Memory, tmp_path
     # The summary is in <memory> (get_relevant_memories) ahead of the daily log.
     assert messages[0]["content"].startswith("You are Lark.\n\n<memory>\n## Short-term")
     assert "<daily_log>\n09:00 standup" in messages[0]["content"]
-    # "Do you remember" asks for deep recall: the hit is in the recall section, with its date.
-    assert "<recall>\n- [short_term · " in messages[0]["content"]
-    assert "Redis for the session cache" in messages[0]["content"]
+    # "Do you remember" asks for deep recall; its one hit is the summary <memory> already
+    # holds, so it is not repeated, and the report says so.
+    assert messages[0]["content"].count("Redis for the session cache") == 1
+    assert "<recall>" not in messages[0]["content"]
+    assert any("already in <memory>" in str(c) for c in report["cuts"]), report["cuts"]
     assert messages[-1] == {
         "role": "user",
         "content": "Do you remember what we chose for the cache?",
@@ -71,6 +73,17 @@ def test_context_command_prints_messages_and_report(mem: recall.Memory, tmp_path
         report["total_tokens"] == sum(count_tokens(m["content"]) + 4 for m in messages)
         and report["level"] == "normal"
     )
+
+    # With no room for memory, the hit is in the recall section, with its source and date.
+    res = runner.invoke(
+        main,
+        ["context", "--user", "u1", "--session", str(session), "--path", path, "--json"],
+        env={"RECALL_MEMORY_BUDGET_TOKENS": "0"},
+    )
+    assert res.exit_code == 0, res.output
+    system = json.loads(res.output)["messages"][0]["content"]
+    assert "<memory>" not in system and "<recall>\n- [short_term · " in system
+    assert "Redis for the session cache" in system
 
     res = runner.invoke(
         main, ["context", "--user", "u1", "--session", str(session), "--path", path, "--no-recall"]
