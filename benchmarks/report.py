@@ -107,14 +107,7 @@ def plot_recall_curves(modes: dict[str, Any], title: str, path: Path) -> Path | 
     ax.set_xlabel("k")
     ax.set_ylabel("recall@k")
     ax.set_ylim(0, 1)
-    ax.set_title(title)
-    ax.grid(True, alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, ax, title, path)
 
 
 def plot_latency(rows: list[dict[str, Any]], path: Path) -> Path:
@@ -130,7 +123,11 @@ def plot_latency(rows: list[dict[str, Any]], path: Path) -> Path:
     ax.set_yscale("log")
     ax.set_xlabel("records (one user)")
     ax.set_ylabel("query latency (ms)")
-    ax.set_title("deep_recall latency vs corpus size")
+    return _save(plt, fig, ax, "deep_recall latency vs corpus size", path)
+
+
+def _save(plt: Any, fig: Any, ax: Any, title: str, path: Path) -> Path:
+    ax.set_title(title)
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()

@@ -15,6 +15,18 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 import recall  # noqa: E402
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _one_torch_thread() -> Iterator[None]:
+    # The suite embeds tiny batches on a shared 2-core machine: torch's second thread spins
+    # against other processes and a one-sentence batch takes ~10x longer.
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 @pytest.fixture(scope="session")
 def embedder() -> recall.Embedder:
     """The real packaged model, loaded once for the whole run."""

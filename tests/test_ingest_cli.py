@@ -7,7 +7,6 @@ chats, and malformed files, each of which must fail with its location and write 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,16 +25,6 @@ ENV = {
     "RECALL_VECTOR_PARTITIONS": "4",
     "ANONYMIZED_TELEMETRY": "False",
 }
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread() -> Iterator[None]:
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> Result:

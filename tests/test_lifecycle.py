@@ -15,7 +15,7 @@ import textwrap
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -28,17 +28,6 @@ from recall.settings import Settings
 from recall.store import Store
 
 NAMES = ["Ottoline", "Bartholomew", "Wilhelmina", "Evander", "Rosalind"]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread() -> Iterator[None]:
-    # Tiny embedding batches on a shared 2-core machine: one torch thread is ~10x faster.
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 def fact(i: int) -> str:

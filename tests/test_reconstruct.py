@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 import recall
 from recall.article import Article, parse_article, render_article
 from recall.reconstruct import OfflineReconstructor, Reconstructor, route
 from recall.tokens import count_tokens
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread() -> Iterator[None]:
-    # On a busy 2-core machine torch's second thread spins against other processes and a
-    # one-sentence batch takes 10x longer; one thread is the fast setting for tiny batches.
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 @pytest.fixture

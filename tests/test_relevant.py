@@ -7,7 +7,6 @@ Pure budgeting and ranking functions with the exact tiktoken count, then the rea
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -46,17 +45,6 @@ DYNAMIC = (
     "The gas supplier raised prices by 12 percent."
 )
 ARTICLE = Article(bedrock=BEDROCK, evolutionary=EVOLUTIONARY, dynamic=DYNAMIC)
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread() -> Iterator[None]:
-    # Tiny embedding batches on a shared 2-core machine: one torch thread is much faster.
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 def paragraphs(text: str) -> list[str]:
