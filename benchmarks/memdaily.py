@@ -9,7 +9,8 @@ trajectory gets a memory of its own (one user) built like this:
    (the same kind of question, hence the hardest distractors: same templates, same
    entity types) with ``random.Random(f"{seed}:{file}:{tid}")``, until the haystack holds
    ``haystack`` messages (or the file runs out);
-3. index every message as ``"(time, place) message"`` with its ``created_at``.
+3. shuffle the haystack (same seed), then index every message as ``"(time, place) message"``
+   with its ``created_at``.
 
 Recall is over the target trajectory's ``target_step_id`` messages. ``limit`` picks a
 seeded sample of questions spread evenly over the files (every file keeps the same share),
@@ -97,7 +98,12 @@ def load_memdaily(
             others = [(t, m) for j, t in enumerate(trajs) if j != ti for m in t["message_list"]]
             rng = random.Random(f"{seed}:{f.name}:{traj['tid']}")
             fill = rng.sample(others, min(len(others), max(0, haystack - len(own))))
-            for t, m in own + fill:
+            # Seeded shuffle: the evidence sits anywhere in the haystack, so that no system
+            # gains or loses by the order documents were added in (a retriever that breaks
+            # score ties by position would otherwise always favour, or never see, them).
+            mixed = own + fill
+            rng.shuffle(mixed)
+            for t, m in mixed:
                 doc = f"{user}/{t['tid']}:{m['mid']}"
                 ds.corpus[doc] = {"text": _text(m), "user": user}
                 when = _parse_time(m.get("time"))
