@@ -25,7 +25,6 @@ from typing import Any
 
 import recall
 from recall.context import ContextBuilder
-from recall.context_cli import memory_section
 from recall.session import Session
 
 SOUL = (
@@ -85,7 +84,9 @@ def run(mem: recall.Memory, user_id: str, ask: Model, turns: list[str]) -> list[
                 session=session,
                 soul=SOUL,
                 user_input=user_input,
-                memory=memory_section(mem, turn, user_id),
+                memory=mem.get_relevant_memories(
+                    turn, user_id=user_id, max_tokens=builder.section_room("memory")
+                ),
                 awareness=tools,
             )
             print(f"  [context] {built.report}")
