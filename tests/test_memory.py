@@ -124,3 +124,22 @@ def test_stats(mem: recall.Memory) -> None:
     mem.add("b", user_id="u2", kind="dynamic")
     s = mem.stats()
     assert s["users"] == 2 and s["records"] == 2 and s["kinds"] == {"dynamic": 1, "short_term": 1}
+
+
+def test_a_user_larger_than_one_chroma_page_loads_whole(
+    mem: recall.Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One unpaged Chroma get of a 100,000-record user fails ("too many SQL variables");
+    # reads come in pages. A page of 3 makes this user span several, ending on a short one.
+    import recall.index.vector as vector
+
+    monkeypatch.setattr(vector, "_PAGE", 3)
+    texts = [f"{fact} (note {i})" for i, fact in enumerate(FACTS * 2)]
+    ids = mem.add_many([{"text": t} for t in texts], user_id="u1")
+    mem.add("someone else's note about Redis", user_id="u2")
+    index = mem.vectors
+    loaded = index.load("u1")
+    assert sorted(loaded.ids) == sorted(ids) and loaded.matrix.shape == (len(ids), 384)
+    assert set(index.hashes("u1")) == set(ids)
+    hits = mem.deep_recall("which cache did we pick?", user_id="u1", top_k=len(ids))
+    assert {h.id for h in hits} <= set(ids) and hits[0].text.startswith("We chose Redis")

@@ -26,6 +26,9 @@ from ..errors import ConfigError, StoreError, mapped
 
 __all__ = ["UserVectors", "VectorIndex", "chroma_client", "user_key"]
 
+# Rows per Chroma ``get`` when reading a whole user (see VectorIndex._get_all).
+_PAGE = 5_000
+
 Vectors = npt.NDArray[np.float32]
 
 
@@ -159,27 +162,45 @@ class VectorIndex:
             col.delete(ids=[self._cid(user_id, i) for i in ids], where={"user_id": user_id})
 
     # --- reads --------------------------------------------------------------------------
+    def _get_all(self, user_id: str, include: list[str], what: str) -> dict[str, list[Any]]:
+        """Every row of the user, fetched in pages.
+
+        One unpaged ``get`` of a large user fails inside Chroma ("too many SQL variables":
+        measured with chromadb 1.5.9 at 100,000 records of one user), so rows come
+        ``_PAGE`` at a time and are concatenated.
+        """
+        col = self._collection(user_id)
+        out: dict[str, list[Any]] = {"metadatas": [], "embeddings": []}
+        offset = 0
+        with mapped(what, hint=self._hint()):
+            while True:
+                got = col.get(
+                    where={"user_id": user_id}, include=include, limit=_PAGE, offset=offset
+                )
+                metas = list(got["metadatas"] or [])
+                out["metadatas"] += metas
+                if "embeddings" in include and len(metas):
+                    out["embeddings"].append(np.asarray(got["embeddings"], dtype=np.float32))
+                if len(metas) < _PAGE:
+                    return out
+                offset += _PAGE
+
     def hashes(self, user_id: str) -> dict[str, str]:
         """record id -> content hash of every vector the user has in Chroma."""
-        col = self._collection(user_id)
-        with mapped("listing vectors", hint=self._hint()):
-            got = col.get(where={"user_id": user_id}, include=["metadatas"])
+        got = self._get_all(user_id, ["metadatas"], "listing vectors")
         return {
             m["rid"]: m["hash"]
-            for m in got["metadatas"] or []
+            for m in got["metadatas"]
             if m is not None and m.get("user_id") == user_id
         }
 
     def load(self, user_id: str) -> UserVectors:
         """Every vector of the user (for exact in-process scoring)."""
-        col = self._collection(user_id)
-        with mapped("loading vectors", hint=self._hint()):
-            got = col.get(where={"user_id": user_id}, include=["embeddings", "metadatas"])
-        metas = got["metadatas"] or []
+        got = self._get_all(user_id, ["embeddings", "metadatas"], "loading vectors")
+        metas = got["metadatas"]
         keep = [j for j, m in enumerate(metas) if m is not None and m.get("user_id") == user_id]
-        emb = got["embeddings"]
         matrix = (
-            np.asarray(emb, dtype=np.float32)[keep]
+            np.concatenate(got["embeddings"])[keep]
             if keep
             else np.zeros((0, self._dimension), dtype=np.float32)
         )
