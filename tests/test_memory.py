@@ -143,3 +143,6 @@ def test_a_user_larger_than_one_chroma_page_loads_whole(
     assert set(index.hashes("u1")) == set(ids)
     hits = mem.deep_recall("which cache did we pick?", user_id="u1", top_k=len(ids))
     assert {h.id for h in hits} <= set(ids) and hits[0].text.startswith("We chose Redis")
+    assert mem.delete(ids[:4], user_id="u1") == 4
+    index.delete("u1", ids[:4])  # idempotent, and spans two pages of 3
+    assert sorted(index.load("u1").ids) == sorted(ids[4:])

@@ -158,8 +158,10 @@ class VectorIndex:
         if not ids:
             return
         col = self._collection(user_id)
+        cids = [self._cid(user_id, i) for i in ids]
         with mapped("deleting vectors", hint=self._hint()):
-            col.delete(ids=[self._cid(user_id, i) for i in ids], where={"user_id": user_id})
+            for i in range(0, len(cids), _PAGE):  # SQLite caps the variables of one statement
+                col.delete(ids=cids[i : i + _PAGE], where={"user_id": user_id})
 
     # --- reads --------------------------------------------------------------------------
     def _get_all(self, user_id: str, include: list[str], what: str) -> dict[str, list[Any]]:
