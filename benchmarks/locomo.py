@@ -106,7 +106,12 @@ def _add_sample(ds: Dataset, sample: dict[str, Any], unit: Unit, problems: Count
             turn_ids.add(dia)
             if unit == "turns":
                 doc = f"{user}/{dia}"
-                ds.corpus[doc] = {"text": _turn_text(date, turn), "user": user}
+                # The thread lets a variant index a turn with its neighbours (ablation).
+                ds.corpus[doc] = {
+                    "text": _turn_text(date, turn),
+                    "user": user,
+                    "thread": f"{user}/session_{n}",
+                }
                 if dates[n] is not None:
                     ds.corpus[doc]["created_at"] = dates[n]
                 ds.covers[doc] = {dia}

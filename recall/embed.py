@@ -23,8 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import ConfigError
+from .text import has_cjk
 
-__all__ = ["Embedder", "MiniLMEmbedder", "USEEmbedder", "load_embedder"]
+__all__ = ["CompositeEmbedder", "Embedder", "MiniLMEmbedder", "USEEmbedder", "load_embedder"]
 
 Vectors = npt.NDArray[np.float32]
 
@@ -150,19 +151,90 @@ class USEEmbedder:
         return self.embed_documents([text])[0]
 
 
+class CompositeEmbedder:
+    """Several embedders in one vector: the vector leg's score is a weighted sum of cosines.
+
+    A document is embedded by every part and stored as ``[sqrt(w1)·e1, sqrt(w2)·e2, ...]``
+    (unit length: the weights sum to 1), so one Chroma collection and one matrix-vector
+    product score it. A query is embedded the same way, except that its weights follow its
+    script: a query holding CJK text uses ``cjk_weights``. The dot product of the two is
+    ``Σ sqrt(wᵢ·qᵢ)·cosᵢ``, so with ``cjk_weights`` (0, 1) a Chinese query is scored by
+    the multilingual model alone (MiniLM barely works on Chinese), an English one by both.
+    Both vectors stay unit length, so Chroma's cosine and our dot product agree.
+    """
+
+    def __init__(
+        self,
+        parts: Sequence[Embedder],
+        weights: Sequence[float],
+        cjk_weights: Sequence[float] | None = None,
+    ) -> None:
+        if len(parts) != len(weights) or not parts:
+            raise ConfigError("a composite embedder needs one weight per part")
+        self.parts = list(parts)
+        self._doc_scale = self._scales(weights)
+        self._query_scale = self._doc_scale
+        self._cjk_scale = self._scales(cjk_weights) if cjk_weights is not None else None
+        self.id = "+".join(
+            f"{p.id}*{w:g}" for p, w in zip(parts, weights, strict=True)
+        ) + ("" if cjk_weights is None else f"|cjk:{','.join(f'{w:g}' for w in cjk_weights)}")
+        self.dimension = sum(p.dimension for p in parts)
+
+    def _scales(self, weights: Sequence[float]) -> list[float]:
+        if len(weights) != len(self.parts) or min(weights) < 0 or sum(weights) <= 0:
+            raise ConfigError("composite embedder weights must be >= 0 and not all 0")
+        total = float(sum(weights))
+        return [float(np.sqrt(w / total)) for w in weights]
+
+    def _join(self, blocks: Sequence[Vectors], scales: Sequence[float]) -> Vectors:
+        return np.concatenate(
+            [b * np.float32(s) for b, s in zip(blocks, scales, strict=True)], axis=-1
+        ).astype(np.float32)
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return self._join([p.embed_documents(texts) for p in self.parts], self._doc_scale)
+
+    def embed_query(self, text: str) -> Vectors:
+        scales = self._query_scale
+        if self._cjk_scale is not None and has_cjk(text):
+            scales = self._cjk_scale
+        # A part with weight 0 for this query is not run at all.
+        blocks = [
+            p.embed_query(text) if s > 0 else np.zeros(p.dimension, dtype=np.float32)
+            for p, s in zip(self.parts, scales, strict=True)
+        ]
+        return self._join(blocks, scales)
+
+
 _BUILDERS = {"minilm": MiniLMEmbedder, "use-multilingual": USEEmbedder}
+#: Composite embedders by name: parts, document weights, weights for CJK queries.
+COMPOSITES: dict[str, tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...] | None]] = {
+    "minilm+use-multilingual": (("minilm", "use-multilingual"), (0.5, 0.5), (0.0, 1.0)),
+}
 _loaded: dict[tuple[str, str | None], Embedder] = {}
-_load_lock = threading.Lock()
+_load_lock = threading.RLock()
 
 
 def load_embedder(name: str, *, device: str | None = None) -> Embedder:
-    """The process-wide shared embedder called ``name`` ("minilm" or "use-multilingual")."""
-    if name not in _BUILDERS:
-        raise ConfigError(f"unknown embedder {name!r}; choose one of {sorted(_BUILDERS)}")
+    """The process-wide shared embedder called ``name``.
+
+    "minilm", "use-multilingual", or a composite of :data:`COMPOSITES`
+    ("minilm+use-multilingual").
+    """
+    if name not in _BUILDERS and name not in COMPOSITES:
+        known = sorted([*_BUILDERS, *COMPOSITES])
+        raise ConfigError(f"unknown embedder {name!r}; choose one of {known}")
     key = (name, device)
     with _load_lock:
         if key not in _loaded:
-            if name == "minilm":
+            if name in COMPOSITES:
+                parts, weights, cjk = COMPOSITES[name]
+                _loaded[key] = CompositeEmbedder(
+                    [load_embedder(p, device=device) for p in parts], weights, cjk
+                )
+            elif name == "minilm":
                 _loaded[key] = MiniLMEmbedder(device=device)
             else:
                 _loaded[key] = USEEmbedder()

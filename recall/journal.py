@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from .store import Store
 
-__all__ = ["JOBS_SCHEMA", "Job", "Journal", "Worker", "new_job_id"]
+__all__ = ["JOBS_SCHEMA", "Job", "Journal", "Worker", "has_unfinished", "new_job_id"]
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,24 @@ def new_job_id() -> tuple[str, datetime]:
         _last_ns = ns
     micros = ns // 1000
     return f"{micros:015x}{uuid.uuid4().hex[:12]}", _EPOCH + timedelta(microseconds=micros)
+
+
+def has_unfinished(store: Store) -> bool:
+    """True when the folder's journal holds jobs a previous process left unfinished.
+
+    Read without creating the table, so that opening a folder that never used the
+    lifecycle costs one catalog lookup.
+    """
+    with store.transaction() as db:
+        exists = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lt_jobs'"
+        ).fetchone()
+        if exists is None:
+            return False
+        row = db.execute(
+            "SELECT 1 FROM lt_jobs WHERE status IN ('pending', 'summarized') LIMIT 1"
+        ).fetchone()
+    return row is not None
 
 
 class Job(NamedTuple):

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from .embed import Embedder, load_embedder
 from .errors import IndexStaleError, InputError
 from .index.vector import VectorIndex, chroma_client
+from .journal import has_unfinished
 from .models import Hit, RecallRequest, Record, utcnow, validate_user_id
 from .search import Retriever
 from .settings import Settings
@@ -111,7 +112,13 @@ class Memory:
             key=index_key(self.spec),
             batch_size=settings.embed_batch_size,
         )
-        self.retriever = Retriever(self.store, self.vectors, self.sync, settings, self.spec.bm25)
+        self.retriever = Retriever(
+            self.store, self.vectors, self.sync, settings, self.spec.bm25, self.spec.analyzer
+        )
+        if has_unfinished(self.store):
+            # A previous process died with journaled update_memory jobs: resume them now,
+            # not at the first lifecycle call, which an app that only searches never makes.
+            self._lifecycle()
 
     def _check_fingerprint(self) -> None:
         built = self.store.get_meta(FINGERPRINT_KEY)

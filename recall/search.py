@@ -29,6 +29,7 @@ from .models import Hit, RecallRequest, Record
 from .settings import Settings
 from .store import Store
 from .sync import IndexSync
+from .text import Analyzer
 
 __all__ = ["Retriever"]
 
@@ -64,12 +65,14 @@ class Retriever:
         sync: IndexSync,
         settings: Settings,
         bm25: BM25Params,
+        analyzer: Analyzer | None = None,
     ) -> None:
         self.store = store
         self.vectors = vectors
         self.sync = sync
         self.settings = settings
         self.bm25 = bm25
+        self.analyzer = analyzer or Analyzer()
         self._cache: OrderedDict[tuple[str, tuple[str, ...]], _Partition] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -83,7 +86,7 @@ class Retriever:
                 self._cache.move_to_end(key)
                 return part
         records = self.store.records(user_id, kinds=list(kinds))
-        keyword = KeywordPartition([r.id for r in records], [r.text for r in records], self.bm25)
+        keyword = self._keyword(records)
         matrix = None
         if self.settings.vector_cache_mb > 0:
             loaded = self.vectors.load(user_id)
@@ -112,6 +115,11 @@ class Retriever:
             or sum(p.nbytes for p in self._cache.values()) > budget
         ):
             self._cache.popitem(last=False)
+
+    def _keyword(self, records: list[Record]) -> KeywordPartition:
+        return KeywordPartition(
+            [r.id for r in records], [r.text for r in records], self.bm25, self.analyzer
+        )
 
     def forget(self, user_id: str) -> None:
         """Drop cached partitions of a user (they would be rebuilt on version anyway)."""
@@ -215,5 +223,5 @@ class Retriever:
 
     def _keyword_only_partition(self, user_id: str, kinds: tuple[str, ...]) -> _Partition:
         records = self.store.records(user_id, kinds=list(kinds))
-        keyword = KeywordPartition([r.id for r in records], [r.text for r in records], self.bm25)
+        keyword = self._keyword(records)
         return _Partition(self.store.version(user_id), records, keyword, None)

@@ -16,6 +16,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .index.keyword import BM25Params
+from .text import Analyzer
 
 __all__ = ["IndexSpec", "load_spec"]
 
@@ -33,6 +34,7 @@ class IndexSpec:
     dimension: int = 384
     bm25: BM25Params = field(default_factory=BM25Params)
     tokenizer: str = _TOKENIZER
+    analyzer: Analyzer = field(default_factory=Analyzer)
     alpha: float = 0.5
     passage_tokens: int = 200
 
@@ -54,7 +56,7 @@ class IndexSpec:
             "embedder": self.embedder,
             "dimension": self.dimension,
             "bm25": asdict(self.bm25),
-            "tokenizer": self.tokenizer,
+            "tokenizer": self.analyzer.name,
             "passage_tokens": self.passage_tokens,
         }
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
@@ -65,6 +67,7 @@ class IndexSpec:
         try:
             emb = data.get("embedder", {})
             bm = data.get("bm25", {})
+            tok = data.get("tokenizer", {})
             spec = cls(
                 name=str(data.get("name", Path(source).stem)),
                 embedder=str(emb.get("name", "minilm")),
@@ -75,7 +78,10 @@ class IndexSpec:
                     b=float(bm.get("b", 0.75)),
                     delta=float(bm.get("delta", 0.5)),
                 ),
-                tokenizer=str(data.get("tokenizer", {}).get("name", _TOKENIZER)),
+                tokenizer=str(tok.get("name", _TOKENIZER)),
+                analyzer=Analyzer(
+                    stem=_flag(tok, "stem", source), stopwords=_flag(tok, "stopwords", source)
+                ),
                 alpha=float(data.get("fusion", {}).get("alpha", 0.5)),
                 passage_tokens=int(data.get("passages", {}).get("max_tokens", 200)),
             )
@@ -88,6 +94,13 @@ class IndexSpec:
         if not 0.0 <= spec.alpha <= 1.0:
             raise ConfigError(f"index spec {source}: alpha must be in [0, 1]")
         return spec
+
+
+def _flag(table: dict[str, Any], key: str, source: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"index spec {source}: [tokenizer] {key} must be true or false")
+    return value
 
 
 def load_spec(name_or_path: str) -> IndexSpec:

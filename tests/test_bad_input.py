@@ -34,6 +34,7 @@ def filled(mem: recall.Memory) -> recall.Memory:
         ({"query": "ok", "user_id": 42}, "user_id"),
         ({"query": "ok", "user_id": None}, "user_id"),
         ({"query": "bad\x00query"}, "NUL"),
+        ({"query": "ok", "user_id": "u\x001"}, "NUL"),
         ({"query": 123}, "string"),
         ({"query": "ok", "kinds": []}, "kinds"),
         ({"query": "ok", "kinds": ["Not A Kind"]}, "kind"),

@@ -15,6 +15,11 @@ def legs(draw: st.DrawFn) -> tuple[list[float], list[float]]:
     return kw, vec
 
 
+def test_minmax_keeps_order_of_tiny_scores() -> None:
+    # Found by Hypothesis in CI: an absolute tolerance called these two a tie.
+    assert minmax([1.13e-75, 4.1e-69]).tolist() == [0.0, 1.0]
+
+
 def test_minmax_guards() -> None:
     assert minmax([0.0, 0.0]).tolist() == [0.0, 0.0]  # no signal: no free 1.0
     assert minmax([3.0]).tolist() == [1.0]  # single hit
@@ -39,7 +44,8 @@ def test_alpha_one_is_keyword_order(pair: tuple[list[float], list[float]]) -> No
         assert np.array_equal(
             np.argsort(-fused, kind="stable"), np.argsort(-minmax(kw), kind="stable")
         )
-        assert np.argmax(fused) == np.argmax(kw)
+        # The fused winner is a keyword winner (up to the tie tolerance of minmax).
+        assert kw[int(np.argmax(fused))] >= max(kw) * (1 - 1e-9)
 
 
 @given(legs())

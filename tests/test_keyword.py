@@ -4,6 +4,7 @@ from rank_bm25 import BM25Okapi, BM25Plus
 
 from recall import tokenize
 from recall.index.keyword import BM25Params, KeywordPartition
+from recall.text import Analyzer
 
 DOCS = [
     "we chose redis for the session cache",
@@ -54,3 +55,30 @@ def test_chinese_keyword_match() -> None:
     part = KeywordPartition(["a", "b"], ["我们下个月去北京旅行", "周末在家写代码"], BM25Params())
     s = part.scores("北京")
     assert s[0] > 0 and s[1] == 0
+
+
+def test_analyzer_stems_and_drops_stop_words() -> None:
+    plain, full = Analyzer(), Analyzer(stem=True, stopwords=True)
+    q = "What did Caroline research about the adoption agencies?"
+    assert "what" in plain.tokens(q) and "the" in plain.tokens(q)
+    assert full.tokens(q) == ["carolin", "research", "adopt", "agenc"]
+    # Chinese: jieba's words, function words dropped, content words kept as they are.
+    zh = full.tokens("我们下个月去北京旅行的计划")
+    assert "北京" in zh and "旅行" in zh and "的" not in zh and "我们" not in zh
+    assert full.name != plain.name  # the fingerprint sees the difference
+
+
+def test_stemming_matches_other_word_forms() -> None:
+    docs = ["Caroline researched adoption agencies", "Melanie painted a sunset"]
+    plain = KeywordPartition(["a", "b"], docs, BM25Params())
+    full = KeywordPartition(["a", "b"], docs, BM25Params(), Analyzer(stem=True, stopwords=True))
+    assert plain.scores("research adopting").tolist() == [0.0, 0.0]
+    s = full.scores("research adopting")
+    assert s[0] > 0 and s[1] == 0
+
+
+def test_partition_of_stop_words_only_scores_zero() -> None:
+    stop = Analyzer(stopwords=True)
+    part = KeywordPartition(["a", "b"], ["the of and", "是的"], BM25Params(), stop)
+    assert part.scores("the").tolist() == [0.0, 0.0]
+    assert part.scores("anything").tolist() == [0.0, 0.0]

@@ -373,6 +373,20 @@ def test_sigkill_in_the_middle_of_a_background_job(
         assert "48102" in hits[0].text
 
 
+def test_reopened_folder_resumes_jobs_without_a_lifecycle_call(
+    tmp_path: Path, embedder: recall.Embedder
+) -> None:
+    # An app that reopens the folder and only searches must still see the journaled work.
+    folder = _run_and_kill(tmp_path, "background")
+    with recall.open(settings=Settings(path=folder, vector_partitions=4)) as mem:
+        deadline = time.monotonic() + 120
+        while len(mem.records("u1", ["short_term", "archive"])) < 30:
+            assert time.monotonic() < deadline, "journaled jobs were not resumed on open"
+            time.sleep(0.1)
+        hits = mem.deep_recall("Shipment 48129 depot 36", user_id="u1", top_k=3)
+        assert any("48129" in h.text for h in hits)
+
+
 # --- bad input ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "states, message",

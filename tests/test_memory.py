@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import numpy as np
 import pytest
 
 import recall
 from recall import IndexStaleError, Settings
+from recall.index.keyword import KeywordPartition
 from recall.models import Record
 from recall.spec import IndexSpec
 
@@ -146,3 +148,25 @@ def test_a_user_larger_than_one_chroma_page_loads_whole(
     assert mem.delete(ids[:4], user_id="u1") == 4
     index.delete("u1", ids[:4])  # idempotent, and spans two pages of 3
     assert sorted(index.load("u1").ids) == sorted(ids[4:])
+
+
+def test_candidates_are_the_union_of_both_legs_with_exact_scores(
+    settings: Settings, embedder: recall.Embedder
+) -> None:
+    # With a pool of 2, the hits must be exactly BM25's top 2 (with signal) plus the vector
+    # top 2, each scored exactly by both legs, not only by the leg that proposed it.
+    s = settings.model_copy(update={"candidate_pool": 2})
+    query = "cache test timeout for the beagle"
+    with recall.open(settings=s) as m:
+        ids = [m.add(t, user_id="u1") for t in FACTS]
+        hits = m.deep_recall(query, user_id="u1", top_k=50)
+        kw = KeywordPartition(ids, FACTS, m.spec.bm25).scores(query)
+    vec = embedder.embed_documents(FACTS) @ embedder.embed_query(query)
+    kw_top = {ids[i] for i in np.argsort(-kw)[:2] if kw[i] > 0}
+    vec_top = {ids[i] for i in np.argsort(-vec)[:2]}
+    assert kw_top - vec_top and vec_top - kw_top  # the case is not trivial
+    assert {h.id for h in hits} == kw_top | vec_top
+    for h in hits:
+        i = ids.index(h.id)
+        assert h.keyword_score == pytest.approx(float(kw[i]), abs=1e-6)
+        assert h.vector_score == pytest.approx(float(vec[i]), abs=1e-5)

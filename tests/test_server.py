@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -104,5 +105,36 @@ def test_unreachable_server_is_store_error(tmp_path: Path, embedder: recall.Embe
     url = f"http://127.0.0.1:{_free_port()}"
     with pytest.raises(StoreError, match="make chroma-server"):
         mem = recall.open(chroma_url=url, settings=s)
+        mem.add("x", user_id="u1")
+        mem.deep_recall("x", user_id="u1")
+
+
+def test_silent_server_times_out_as_store_error(tmp_path: Path, embedder: recall.Embedder) -> None:
+    # A listener that accepts connections and never answers: the client's timeout must come
+    # back as our StoreError naming the URL, within a bounded time.
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    s = recall.Settings(path=tmp_path / "mem", vector_partitions=2, chroma_timeout_s=1)
+    started = time.monotonic()
+    try:
+        with pytest.raises(StoreError, match=re.escape(url)):
+            mem = recall.open(chroma_url=url, settings=s)
+            mem.add("x", user_id="u1")
+            mem.deep_recall("x", user_id="u1")
+    finally:
+        listener.close()
+    assert time.monotonic() - started < 60
+
+
+def test_chroma_url_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: recall.Embedder
+) -> None:
+    url = f"http://127.0.0.1:{_free_port()}"
+    monkeypatch.setenv("RECALL_CHROMA_URL", url)
+    monkeypatch.setenv("RECALL_CHROMA_TIMEOUT_S", "2")
+    with pytest.raises(StoreError, match=re.escape(url)):
+        mem = recall.open(tmp_path / "mem")
         mem.add("x", user_id="u1")
         mem.deep_recall("x", user_id="u1")

@@ -4,7 +4,8 @@ Every candidate has an exact score from both legs (see ``recall.search``). Each 
 normalized per query with min-max, with guards so that a leg never hands out a free 1.0:
 
 - a leg with no signal (no positive score among the candidates) contributes 0 to all;
-- a single candidate, or all candidates tied, get 1.0 if their score is positive, else 0;
+- a single candidate, or all candidates tied (within a relative 1e-12), get 1.0 if their
+  score is positive, else 0;
 - otherwise ``(s - min) / (max - min)``, so the best candidate gets 1 and the worst 0.
 
 The fused score is ``alpha * keyword + (1 - alpha) * vector`` (alpha = 0.5 by default), in
@@ -36,7 +37,9 @@ def minmax(scores: Sequence[float] | FloatArray) -> FloatArray:
         # No candidate has signal in this leg (e.g. no query word occurs anywhere).
         return np.zeros_like(s)
     lo = float(s.min())
-    if hi - lo <= _EPS * max(1.0, abs(hi)):
+    # Relative tolerance: scores may be tiny (a BM25 leg on a rare term) and still ordered,
+    # so only a spread below rounding noise of the top score counts as a tie.
+    if hi - lo <= _EPS * hi:
         return np.where(s > 0.0, 1.0, 0.0)
     return np.clip((s - lo) / (hi - lo), 0.0, 1.0)
 

