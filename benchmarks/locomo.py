@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
@@ -101,19 +101,21 @@ def _add_sample(ds: Dataset, sample: dict[str, Any], unit: Unit, problems: Count
     for n, date, turns in _sessions(conv):
         dates[n] = _parse_date(date)
         date_of[n] = date
-        for turn in turns:
+        for t, turn in enumerate(turns):
             dia = str(turn["dia_id"])
             turn_ids.add(dia)
             if unit == "turns":
                 doc = f"{user}/{dia}"
-                # The thread lets a variant index a turn with its neighbours (ablation).
+                # A session is a thread (recall scores a turn with its neighbours); turns
+                # are one second apart so that the thread keeps the order they were said in.
                 ds.corpus[doc] = {
                     "text": _turn_text(date, turn),
                     "user": user,
-                    "thread": f"{user}/session_{n}",
+                    "thread": f"session_{n}",
                 }
-                if dates[n] is not None:
-                    ds.corpus[doc]["created_at"] = dates[n]
+                start = dates[n]
+                if start is not None:
+                    ds.corpus[doc]["created_at"] = start + timedelta(seconds=t)
                 ds.covers[doc] = {dia}
     if unit == "summaries":
         for key, text in sample.get("session_summary", {}).items():

@@ -114,6 +114,9 @@ def build_memory(
             when = ds.doc_time(d)
             if when is not None:
                 item["created_at"] = when
+            thread = ds.corpus[d].get("thread")
+            if thread is not None:
+                item["metadata"] = {"thread": str(thread)}
             items.append(item)
         mem.add_many(items, user_id=user)
     return mem, {"docs": len(ds.corpus), "users": len(users), "ingest_s": time.perf_counter() - t0}

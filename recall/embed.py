@@ -17,7 +17,7 @@ import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -155,34 +155,37 @@ class CompositeEmbedder:
     """Several embedders in one vector: the vector leg's score is a weighted sum of cosines.
 
     A document is embedded by every part and stored as ``[sqrt(w1)·e1, sqrt(w2)·e2, ...]``
-    (unit length: the weights sum to 1), so one Chroma collection and one matrix-vector
-    product score it. A query is embedded the same way, except that its weights follow its
-    script: a query holding CJK text uses ``cjk_weights``. The dot product of the two is
-    ``Σ sqrt(wᵢ·qᵢ)·cosᵢ``, so with ``cjk_weights`` (0, 1) a Chinese query is scored by
-    the multilingual model alone (MiniLM barely works on Chinese), an English one by both.
-    Both vectors stay unit length, so Chroma's cosine and our dot product agree.
+    (unit length: the weights are normalized to sum to 1), so one Chroma collection and one
+    matrix-vector product score it. A query is embedded the same way with its own weights,
+    ``query_weights``, or ``cjk_weights`` when it holds CJK text. The dot product of the two
+    is ``Σ sqrt(wᵢ·qᵢ)·cosᵢ``: the default spec routes a Chinese query to the multilingual
+    model alone (MiniLM barely works on Chinese) and any other query to MiniLM alone (the
+    average of the two lost 2 points of recall on English). A part whose query weight is 0
+    is not run. Both vectors stay unit length, so Chroma's cosine and our dot product agree.
     """
 
     def __init__(
         self,
         parts: Sequence[Embedder],
         weights: Sequence[float],
+        query_weights: Sequence[float] | None = None,
         cjk_weights: Sequence[float] | None = None,
     ) -> None:
         if len(parts) != len(weights) or not parts:
             raise ConfigError("a composite embedder needs one weight per part")
         self.parts = list(parts)
         self._doc_scale = self._scales(weights)
-        self._query_scale = self._doc_scale
-        self._cjk_scale = self._scales(cjk_weights) if cjk_weights is not None else None
-        self.id = "+".join(
-            f"{p.id}*{w:g}" for p, w in zip(parts, weights, strict=True)
-        ) + ("" if cjk_weights is None else f"|cjk:{','.join(f'{w:g}' for w in cjk_weights)}")
+        self._query_scale = self._scales(query_weights or weights)
+        self._cjk_scale = self._scales(cjk_weights) if cjk_weights else self._query_scale
+        self.id = "+".join(f"{p.id}*{w:g}" for p, w in zip(parts, weights, strict=True))
+        for label, ws in (("q", query_weights), ("cjk", cjk_weights)):
+            if ws:
+                self.id += f"|{label}:{','.join(f'{w:g}' for w in ws)}"
         self.dimension = sum(p.dimension for p in parts)
 
     def _scales(self, weights: Sequence[float]) -> list[float]:
         if len(weights) != len(self.parts) or min(weights) < 0 or sum(weights) <= 0:
-            raise ConfigError("composite embedder weights must be >= 0 and not all 0")
+            raise ConfigError("composite embedder weights must be >= 0, one per part, not all 0")
         total = float(sum(weights))
         return [float(np.sqrt(w / total)) for w in weights]
 
@@ -197,10 +200,7 @@ class CompositeEmbedder:
         return self._join([p.embed_documents(texts) for p in self.parts], self._doc_scale)
 
     def embed_query(self, text: str) -> Vectors:
-        scales = self._query_scale
-        if self._cjk_scale is not None and has_cjk(text):
-            scales = self._cjk_scale
-        # A part with weight 0 for this query is not run at all.
+        scales = self._cjk_scale if has_cjk(text) else self._query_scale
         blocks = [
             p.embed_query(text) if s > 0 else np.zeros(p.dimension, dtype=np.float32)
             for p, s in zip(self.parts, scales, strict=True)
@@ -209,9 +209,18 @@ class CompositeEmbedder:
 
 
 _BUILDERS = {"minilm": MiniLMEmbedder, "use-multilingual": USEEmbedder}
-#: Composite embedders by name: parts, document weights, weights for CJK queries.
-COMPOSITES: dict[str, tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...] | None]] = {
-    "minilm+use-multilingual": (("minilm", "use-multilingual"), (0.5, 0.5), (0.0, 1.0)),
+class _Composite(NamedTuple):
+    parts: tuple[str, ...]
+    weights: tuple[float, ...]  # documents
+    query: tuple[float, ...]  # queries without CJK text
+    cjk: tuple[float, ...]  # queries holding CJK text
+
+
+#: Composite embedders by name (see :class:`CompositeEmbedder`).
+COMPOSITES: dict[str, _Composite] = {
+    "minilm+use-multilingual": _Composite(
+        ("minilm", "use-multilingual"), (0.5, 0.5), (1.0, 0.0), (0.0, 1.0)
+    ),
 }
 _loaded: dict[tuple[str, str | None], Embedder] = {}
 _load_lock = threading.RLock()
@@ -230,9 +239,9 @@ def load_embedder(name: str, *, device: str | None = None) -> Embedder:
     with _load_lock:
         if key not in _loaded:
             if name in COMPOSITES:
-                parts, weights, cjk = COMPOSITES[name]
+                c = COMPOSITES[name]
                 _loaded[key] = CompositeEmbedder(
-                    [load_embedder(p, device=device) for p in parts], weights, cjk
+                    [load_embedder(p, device=device) for p in c.parts], c.weights, c.query, c.cjk
                 )
             elif name == "minilm":
                 _loaded[key] = MiniLMEmbedder(device=device)

@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from .embed import Embedder
 from .errors import StoreError
+from .index import threads
 from .index.fuse import fuse_linear, fuse_rrf, minmax, ranks
 from .index.keyword import BM25Params, KeywordPartition
 from .index.vector import VectorIndex
@@ -42,6 +43,8 @@ class _Partition:
     records: list[Record]
     keyword: KeywordPartition
     matrix: npt.NDArray[np.float32] | None  # rows aligned with records; None: not cached
+    #: (previous, next) record index in its thread, or None when no record has a thread.
+    links: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None
 
     @property
     def nbytes(self) -> int:
@@ -101,7 +104,7 @@ class Retriever:
                     matrix[i] = loaded.matrix[j]
             if missing:
                 log.warning("recall: %d records of %s have no vector yet", missing, user_id)
-        part = _Partition(version, records, keyword, matrix)
+        part = _Partition(version, records, keyword, matrix, self._links(records))
         with self._lock:
             self._cache[key] = part
             self._cache.move_to_end(key)
@@ -115,6 +118,11 @@ class Retriever:
             or sum(p.nbytes for p in self._cache.values()) > budget
         ):
             self._cache.popitem(last=False)
+
+    def _links(
+        self, records: list[Record]
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None:
+        return threads.links(records, self.settings.thread_key)
 
     def _keyword(self, records: list[Record]) -> KeywordPartition:
         return KeywordPartition(
@@ -153,24 +161,33 @@ class Retriever:
         kw_all = part.keyword.scores(req.query)
         kw_top = _top(kw_all, pool)
         kw_top = kw_top[kw_all[kw_top] > 0.0]  # documents sharing no word are no candidates
-        vec: npt.NDArray[np.float64] | None = None
+        # Threaded records are scored with their neighbours (recall.index.threads).
+        links = part.links if self.settings.neighbour_weight > 0 else None
+        vec_all: npt.NDArray[np.float64] | None = None
         if degraded:
             cand = kw_top
         elif part.matrix is not None:
             q = embedder.embed_query(req.query)
             vec_all = (part.matrix @ q).astype(np.float64)
             cand = np.union1d(kw_top, _top(vec_all, pool))
-            vec = vec_all[cand]
         else:
             try:
-                cand, vec = self._vector_cold(req, part, embedder, kw_top, pool)
+                cand, vec_all = self._vector_cold(req, part, embedder, kw_top, pool, links)
             except StoreError:
                 if not allow_degraded:
                     raise
-                degraded, cand, vec = True, kw_top, None
+                degraded, cand, vec_all = True, kw_top, None
         if cand.size == 0:
             return []
-        kw = kw_all[cand]
+        if links is None:
+            kw = kw_all[cand]
+            vec = None if vec_all is None else vec_all[cand]
+        else:
+            prev, nxt = links
+            cand = threads.expand(cand, prev, nxt)
+            w = self.settings.neighbour_weight
+            kw = threads.smooth(kw_all, cand, prev, nxt, w)
+            vec = None if vec_all is None else threads.smooth(vec_all, cand, prev, nxt, w)
         vec_leg = vec if vec is not None else np.zeros_like(kw)
         if fusion == "rrf":
             fused = fuse_rrf(kw, vec_leg, alpha, self.settings.rrf_k)
@@ -209,19 +226,30 @@ class Retriever:
         embedder: Embedder,
         kw_top: npt.NDArray[np.intp],
         pool: int,
+        links: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+        """Candidates and vector scores from Chroma: exact for every candidate (and, with
+        thread links, for the neighbours smoothing will read); 0 elsewhere."""
         q = embedder.embed_query(req.query)
         sims = self.vectors.query(req.user_id, q, req.kinds, min(pool, len(part.records)))
         pos = {r.id: i for i, r in enumerate(part.records)}
         found = {pos[rid]: s for rid, s in sims.items() if rid in pos}
-        # Exact vector scores for keyword candidates the vector top list did not reach.
-        need = [part.records[int(i)].id for i in kw_top if int(i) not in found]
-        for rid, v in self.vectors.vectors(req.user_id, need).items():
-            found[pos[rid]] = float(v @ q)
         cand = np.union1d(kw_top, np.fromiter(found, dtype=np.intp, count=len(found)))
-        return cand, np.asarray([found.get(int(i), 0.0) for i in cand], dtype=np.float64)
+        need = cand
+        if links is not None:
+            need = threads.expand(threads.expand(cand, *links), *links)
+        # Exact vector scores for those the vector top list did not reach.
+        missing = [part.records[int(i)].id for i in need if int(i) not in found]
+        for rid, v in self.vectors.vectors(req.user_id, missing).items():
+            found[pos[rid]] = float(v @ q)
+        vec_all = np.zeros(len(part.records), dtype=np.float64)
+        for i, score in found.items():
+            vec_all[i] = score
+        return cand, vec_all
 
     def _keyword_only_partition(self, user_id: str, kinds: tuple[str, ...]) -> _Partition:
         records = self.store.records(user_id, kinds=list(kinds))
         keyword = self._keyword(records)
-        return _Partition(self.store.version(user_id), records, keyword, None)
+        return _Partition(
+            self.store.version(user_id), records, keyword, None, self._links(records)
+        )

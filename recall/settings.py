@@ -40,6 +40,16 @@ class Settings(BaseSettings):
     candidate_pool: int = Field(
         100, ge=1, le=10_000, description="Top list size taken from each leg before fusion."
     )
+    neighbour_weight: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Share of the best thread neighbour's score added to a threaded "
+        "record's score in each leg (0 turns it off; see recall.index.threads).",
+    )
+    thread_key: str = Field(
+        "thread", min_length=1, description="Metadata key naming a record's thread."
+    )
     default_top_k: int = Field(8, ge=1, le=1000, description="deep_recall's default top_k.")
     max_top_k: int = Field(1000, ge=1, description="Largest top_k accepted.")
     max_query_chars: int = Field(10_000, ge=1, description="Longest query accepted.")

@@ -30,11 +30,11 @@ class IndexSpec:
     """An index spec: embedder, BM25, tokenizer, fusion alpha, passage size."""
 
     name: str = "default"
-    embedder: str = "minilm"
-    dimension: int = 384
-    bm25: BM25Params = field(default_factory=BM25Params)
+    embedder: str = "minilm+use-multilingual"
+    dimension: int = 896
+    bm25: BM25Params = field(default_factory=lambda: BM25Params(k1=0.9, b=0.4))
     tokenizer: str = _TOKENIZER
-    analyzer: Analyzer = field(default_factory=Analyzer)
+    analyzer: Analyzer = field(default_factory=lambda: Analyzer(stem=True, stopwords=True))
     alpha: float = 0.5
     passage_tokens: int = 200
 
@@ -65,25 +65,27 @@ class IndexSpec:
     def from_toml(cls, data: dict[str, Any], *, source: str) -> IndexSpec:
         """Build a spec from parsed TOML, with a ConfigError naming ``source`` on bad data."""
         try:
+            d = cls()  # a key left out takes the default spec's value
             emb = data.get("embedder", {})
             bm = data.get("bm25", {})
             tok = data.get("tokenizer", {})
             spec = cls(
                 name=str(data.get("name", Path(source).stem)),
-                embedder=str(emb.get("name", "minilm")),
-                dimension=int(emb.get("dimension", 384)),
+                embedder=str(emb.get("name", d.embedder)),
+                dimension=int(emb.get("dimension", d.dimension)),
                 bm25=BM25Params(
-                    method=str(bm.get("method", "lucene")),
-                    k1=float(bm.get("k1", 1.5)),
-                    b=float(bm.get("b", 0.75)),
-                    delta=float(bm.get("delta", 0.5)),
+                    method=str(bm.get("method", d.bm25.method)),
+                    k1=float(bm.get("k1", d.bm25.k1)),
+                    b=float(bm.get("b", d.bm25.b)),
+                    delta=float(bm.get("delta", d.bm25.delta)),
                 ),
                 tokenizer=str(tok.get("name", _TOKENIZER)),
                 analyzer=Analyzer(
-                    stem=_flag(tok, "stem", source), stopwords=_flag(tok, "stopwords", source)
+                    stem=_flag(tok, "stem", d.analyzer.stem, source),
+                    stopwords=_flag(tok, "stopwords", d.analyzer.stopwords, source),
                 ),
-                alpha=float(data.get("fusion", {}).get("alpha", 0.5)),
-                passage_tokens=int(data.get("passages", {}).get("max_tokens", 200)),
+                alpha=float(data.get("fusion", {}).get("alpha", d.alpha)),
+                passage_tokens=int(data.get("passages", {}).get("max_tokens", d.passage_tokens)),
             )
         except (TypeError, ValueError, AttributeError) as exc:
             raise ConfigError(f"index spec {source} is invalid: {exc}") from exc
@@ -96,8 +98,8 @@ class IndexSpec:
         return spec
 
 
-def _flag(table: dict[str, Any], key: str, source: str) -> bool:
-    value = table.get(key, False)
+def _flag(table: dict[str, Any], key: str, default: bool, source: str) -> bool:
+    value = table.get(key, default)
     if not isinstance(value, bool):
         raise ConfigError(f"index spec {source}: [tokenizer] {key} must be true or false")
     return value

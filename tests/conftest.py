@@ -29,8 +29,8 @@ def _one_torch_thread() -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def embedder() -> recall.Embedder:
-    """The real packaged model, loaded once for the whole run."""
-    return recall.load_embedder("minilm")
+    """The default spec's real packaged model(s), loaded once for the whole run."""
+    return recall.load_embedder(recall.load_spec("default").embedder)
 
 
 @pytest.fixture

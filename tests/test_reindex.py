@@ -96,7 +96,11 @@ def test_check_finds_damage_and_reindex_repairs(tmp_path: Path, embedder: recall
     ids = sorted(vectors.hashes("user000"))[:2]
     vectors.delete("user000", ids)
     vectors.upsert(
-        "user001", ["ghost"], np.ones((1, 384), np.float32) / np.sqrt(384), ["short_term"], ["x"]
+        "user001",
+        ["ghost"],
+        np.ones((1, DEFAULT.dimension), np.float32) / np.sqrt(DEFAULT.dimension),
+        ["short_term"],
+        ["x"],
     )
     _, rows = check(s, DEFAULT)
     bad = {r.user_id: r for r in rows if not r.ok}
