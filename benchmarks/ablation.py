@@ -57,6 +57,7 @@ class Variant:
     pool: int = 100
     #: Query-time smoothing: each leg's score plus this share of its thread neighbours'.
     smooth: float = 0.0
+    hops: int = 2
 
 
 class EmbeddingCache:
@@ -148,8 +149,8 @@ def run_variant(ds: Dataset, v: Variant, cache: EmbeddingCache, top_k: int = 50)
             cand = _candidates(kws, vec, v.pool)
             if v.smooth:
                 cand = threads.expand(cand, prev, nxt)
-                kws_c = threads.smooth(kws, cand, prev, nxt, v.smooth)
-                vec_c = threads.smooth(vec, cand, prev, nxt, v.smooth)
+                kws_c = threads.smooth(kws, cand, prev, nxt, v.smooth, v.hops)
+                vec_c = threads.smooth(vec, cand, prev, nxt, v.smooth, v.hops)
             else:
                 kws_c, vec_c = kws[cand], vec[cand]
             fused = fuse_linear(kws_c, vec_c, v.alpha)
@@ -196,11 +197,12 @@ def variants() -> list[Variant]:
         Variant("stop words", analyzer=Analyzer(stopwords=True)),
         Variant("stop words + stemming", analyzer=STEM),
         Variant("BM25 k1 0.9, b 0.4", bm25=TUNED),
-        Variant("thread neighbours 0.5", smooth=0.5),
+        Variant("thread neighbours 0.5, 2 hops", smooth=0.5),
         Variant("USE for CJK queries", embedders=ROUTE, cjk_embedders=CJK_USE),
         # stacked, in the order they were adopted; the last is the new default
         Variant("stop + stem + k1/b", analyzer=STEM, bm25=TUNED),
-        Variant("... + thread neighbours", analyzer=STEM, bm25=TUNED, smooth=0.5),
+        Variant("... + thread neighbours, 1 hop", analyzer=STEM, bm25=TUNED, smooth=0.5, hops=1),
+        Variant("... + thread neighbours, 2 hops", analyzer=STEM, bm25=TUNED, smooth=0.5),
         Variant(
             "... + USE for CJK (new default)",
             analyzer=STEM,

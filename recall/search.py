@@ -185,9 +185,9 @@ class Retriever:
         else:
             prev, nxt = links
             cand = threads.expand(cand, prev, nxt)
-            w = self.settings.neighbour_weight
-            kw = threads.smooth(kw_all, cand, prev, nxt, w)
-            vec = None if vec_all is None else threads.smooth(vec_all, cand, prev, nxt, w)
+            w, hops = self.settings.neighbour_weight, self.settings.neighbour_hops
+            kw = threads.smooth(kw_all, cand, prev, nxt, w, hops)
+            vec = None if vec_all is None else threads.smooth(vec_all, cand, prev, nxt, w, hops)
         vec_leg = vec if vec is not None else np.zeros_like(kw)
         if fusion == "rrf":
             fused = fuse_rrf(kw, vec_leg, alpha, self.settings.rrf_k)
@@ -237,7 +237,7 @@ class Retriever:
         cand = np.union1d(kw_top, np.fromiter(found, dtype=np.intp, count=len(found)))
         need = cand
         if links is not None:
-            need = threads.expand(threads.expand(cand, *links), *links)
+            need = threads.expand(cand, *links, 1 + self.settings.neighbour_hops)
         # Exact vector scores for those the vector top list did not reach.
         missing = [part.records[int(i)].id for i in need if int(i) not in found]
         for rid, v in self.vectors.vectors(req.user_id, missing).items():

@@ -47,6 +47,9 @@ class Settings(BaseSettings):
         description="Share of the best thread neighbour's score added to a threaded "
         "record's score in each leg (0 turns it off; see recall.index.threads).",
     )
+    neighbour_hops: int = Field(
+        2, ge=1, le=8, description="How far along a thread neighbours share their scores."
+    )
     thread_key: str = Field(
         "thread", min_length=1, description="Metadata key naming a record's thread."
     )

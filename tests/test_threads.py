@@ -50,6 +50,10 @@ def test_expand_and_smooth() -> None:
     # 0: own 1 + 0.5*max(none, 0.0); 1: 0 + 0.5*max(1, -0.4); 2: -0.4 + 0.5*max(0, none)
     np.testing.assert_allclose(out, [1.0, 0.5, -0.4])
     np.testing.assert_allclose(threads.smooth(scores, cand, prev, nxt, 0.0), scores[cand])
+    # Two hops: the record two before adds weight**2 of its score.
+    two = threads.smooth(scores, cand, prev, nxt, 0.5, hops=2)
+    np.testing.assert_allclose(two, [1.0, 0.5, -0.4 + 0.25 * 1.0])
+    assert threads.expand(np.array([0]), prev, nxt, hops=2).tolist() == [0, 1, 2]
 
 
 TURNS = [

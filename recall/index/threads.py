@@ -4,9 +4,11 @@ Records whose metadata names a thread (``Settings.thread_key``, "thread" by defa
 conversation or session they come from) are ordered in it by ``(created_at, id)``. A turn
 of a dialogue is often short and leans on the turn before or after it ("Yes, last
 Saturday!"); the question names what the neighbour said. So at query time each leg's score
-of a threaded record becomes ``own + weight * max(previous, next)`` before fusion, and the
-neighbours of every candidate are candidates too. Records without a thread keep their own
-scores. Measured with ``benchmarks/ablation.py`` on LoCoMo (turns): see benchmarks/README.
+of a threaded record becomes ``own + Σ_h weight**h * max(score h before, score h after)``
+for ``h = 1 .. hops`` before fusion, and the neighbours of every candidate are candidates
+too. Records without a thread keep their own scores. Measured with
+``benchmarks/ablation.py`` on LoCoMo (turns): weight 0.5 with 2 hops was best (1, 3 and 4
+hops, weights 0.4-0.6 were tried); see benchmarks/README.md.
 
 Pure functions: the links are computed once per partition, the smoothing per query.
 """
@@ -48,24 +50,37 @@ def links(records: Sequence[Record], key: str) -> tuple[IntArray, IntArray] | No
     return prev, nxt
 
 
-def expand(cand: IntArray, prev: IntArray, nxt: IntArray) -> IntArray:
-    """The candidates and their thread neighbours, sorted, without duplicates."""
-    near = np.concatenate([prev[cand], nxt[cand]])
-    return np.union1d(cand, near[near >= 0])
+def expand(cand: IntArray, prev: IntArray, nxt: IntArray, hops: int = 1) -> IntArray:
+    """The candidates and their thread neighbours up to ``hops`` away, sorted, unique."""
+    out = cand
+    for _ in range(hops):
+        near = np.concatenate([prev[out], nxt[out]])
+        out = np.union1d(out, near[near >= 0])
+    return out
 
 
 def smooth(
-    scores: FloatArray, cand: IntArray, prev: IntArray, nxt: IntArray, weight: float
+    scores: FloatArray,
+    cand: IntArray,
+    prev: IntArray,
+    nxt: IntArray,
+    weight: float,
+    hops: int = 1,
 ) -> FloatArray:
-    """``scores[cand] + weight * max(score of previous, score of next)`` (0 for none).
+    """``scores[cand] + Σ_h weight**h * max(score h before, score h after, 0)``.
 
-    ``scores`` must hold the leg's score for every candidate and every neighbour of one.
-    Negative neighbour scores (a cosine below 0) add nothing rather than subtract.
+    ``scores`` must hold the leg's score for every candidate and every record up to
+    ``hops`` away from one. A missing neighbour, or a negative score (a cosine below 0),
+    adds nothing rather than subtracting.
     """
-    own = scores[cand]
+    out = scores[cand].astype(np.float64, copy=True)
     if weight == 0.0:
-        return own
+        return out
     p, n = prev[cand], nxt[cand]
-    before = np.where(p >= 0, scores[np.maximum(p, 0)], 0.0)
-    after = np.where(n >= 0, scores[np.maximum(n, 0)], 0.0)
-    return own + weight * np.maximum(np.maximum(before, after), 0.0)
+    for h in range(1, hops + 1):
+        before = np.where(p >= 0, scores[np.maximum(p, 0)], 0.0)
+        after = np.where(n >= 0, scores[np.maximum(n, 0)], 0.0)
+        out += weight**h * np.maximum(np.maximum(before, after), 0.0)
+        p = np.where(p >= 0, prev[np.maximum(p, 0)], -1)
+        n = np.where(n >= 0, nxt[np.maximum(n, 0)], -1)
+    return out
