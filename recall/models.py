@@ -119,9 +119,11 @@ class RecallRequest(BaseModel):
 class Hit(BaseModel):
     """One deep_recall result, with everything needed to see why it ranks where it does.
 
-    ``score`` is the fused score in [0, 1]. Each leg's raw score (BM25 score; cosine
-    similarity) and its per-query normalized value are both given, with the 1-based rank
-    of the hit inside that leg over all fused candidates.
+    ``score`` is the fused score in [0, 1]. Each leg's raw score (BM25 score; the vector
+    similarity of the spec's embedder) and its per-query normalized value are both given,
+    with the 1-based rank of the hit inside that leg over all fused candidates. For a record
+    in a thread, a leg's raw score includes its neighbours' shares (recall.index.threads),
+    so it can exceed a cosine's 1.
     """
 
     model_config = ConfigDict(frozen=True)

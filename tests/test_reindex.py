@@ -49,6 +49,9 @@ def test_shipped_specs_load_and_differ() -> None:
     assert DEFAULT.fingerprint != MULTI.fingerprint
     # alpha is a query-time knob: not part of the fingerprint.
     assert IndexSpec(alpha=0.3).fingerprint == DEFAULT.fingerprint
+    plain = load_spec("plain")  # the blend recall started from, kept to measure against
+    assert plain.embedder == "minilm" and not plain.analyzer.stem and plain.bm25.k1 == 1.5
+    assert len({plain.fingerprint, DEFAULT.fingerprint, MULTI.fingerprint}) == 3
 
 
 def test_bad_spec_is_config_error(tmp_path: Path) -> None:
@@ -58,6 +61,9 @@ def test_bad_spec_is_config_error(tmp_path: Path) -> None:
         load_spec(str(bad))
     with pytest.raises(recall.ConfigError, match="not found"):
         load_spec("no-such-spec")
+    bad.write_text('[tokenizer]\nstem = "yes"\n')
+    with pytest.raises(recall.ConfigError, match="stem must be true or false"):
+        load_spec(str(bad))
 
 
 def test_model_change_stale_then_reindex(tmp_path: Path, embedder: recall.Embedder) -> None:
