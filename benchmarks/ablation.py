@@ -18,6 +18,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ import recall
 from recall.index import threads
 from recall.index.fuse import fuse_linear
 from recall.index.keyword import BM25Params, KeywordPartition
+from recall.models import Record
 from recall.text import Analyzer
 
 from .data import Dataset
@@ -51,8 +53,6 @@ class Variant:
     #: Weight per embedder when the query holds CJK text (None: same as ``embedders``).
     cjk_embedders: tuple[tuple[str, float], ...] | None = None
     context: int = 0  # neighbours before each document, within a thread, indexed with it
-    context_after: bool = False  # the same number after it too
-    context_legs: str = "both"  # which legs index the context: both, vector or keyword
     alpha: float = 0.5
     pool: int = 100
     #: Query-time smoothing: each leg's score plus this share of its thread neighbours'.
@@ -98,9 +98,8 @@ class EmbeddingCache:
         return np.stack([rows[t] for t in texts]) if texts else np.zeros((0, 1), np.float32)
 
 
-def indexed_texts(ds: Dataset, context: int, after: bool = False) -> dict[str, str]:
-    """What is indexed for each document: its text, after ``context`` preceding neighbours
-    (and before as many following ones when ``after``)."""
+def indexed_texts(ds: Dataset, context: int) -> dict[str, str]:
+    """What is indexed for each document: its text, after ``context`` preceding neighbours."""
     texts = {d: ds.doc_text(d) for d in ds.corpus}
     if context == 0:
         return texts
@@ -112,17 +111,13 @@ def indexed_texts(ds: Dataset, context: int, after: bool = False) -> dict[str, s
     for docs in threads.values():
         for i, d in enumerate(docs):
             before = docs[max(0, i - context) : i]
-            nxt = docs[i + 1 : i + 1 + context] if after else []
-            out[d] = "\n".join([texts[x] for x in before] + [texts[d]] + [texts[x] for x in nxt])
+            out[d] = "\n".join([texts[x] for x in before] + [texts[d]])
     return out
 
 
 def run_variant(ds: Dataset, v: Variant, cache: EmbeddingCache, top_k: int = 50) -> dict[str, Any]:
     """Rank every query of ``ds`` under ``v``; the metrics of ``recall bench``."""
-    texts = indexed_texts(ds, v.context, v.context_after)
-    own = indexed_texts(ds, 0)
-    kw_texts = own if v.context_legs == "vector" else texts
-    vec_texts = own if v.context_legs == "keyword" else texts
+    texts = indexed_texts(ds, v.context)
     ranked: dict[str, list[str]] = {}
     by_user = ds.docs_by_user()
     queries_by_user: dict[str, list[str]] = {}
@@ -131,8 +126,8 @@ def run_variant(ds: Dataset, v: Variant, cache: EmbeddingCache, top_k: int = 50)
     names = sorted({n for n, _ in v.embedders} | {n for n, _ in (v.cjk_embedders or ())})
     for user, qids in queries_by_user.items():
         docs = by_user.get(user, [])
-        kw = KeywordPartition(docs, [kw_texts[d] for d in docs], v.bm25, v.analyzer)
-        mats = {n: cache.embed(n, [vec_texts[d] for d in docs]) for n in names}
+        kw = KeywordPartition(docs, [texts[d] for d in docs], v.bm25, v.analyzer)
+        mats = {n: cache.embed(n, [texts[d] for d in docs]) for n in names}
         qmats = {n: cache.embed(n, [ds.queries[q] for q in qids]) for n in names}
         prev, nxt = _neighbours(ds, docs)
         for qi, q in enumerate(qids):
@@ -160,18 +155,22 @@ def run_variant(ds: Dataset, v: Variant, cache: EmbeddingCache, top_k: int = 50)
 
 
 def _neighbours(ds: Dataset, docs: Sequence[str]) -> tuple[Any, Any]:
-    """Index of each document's previous and next document in its thread (-1: none)."""
-    prev = np.full(len(docs), -1, dtype=np.intp)
-    nxt = np.full(len(docs), -1, dtype=np.intp)
-    last: dict[str, int] = {}
-    for i, d in enumerate(docs):
-        t = ds.corpus[d].get("thread")
-        if t is None:
-            continue
-        if t in last:
-            prev[i], nxt[last[t]] = last[t], i
-        last[t] = i
-    return prev, nxt
+    """Each document's previous and next in its thread (-1: none), as recall links them."""
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+    records = [
+        Record.model_construct(
+            id=d,
+            kind="bench",
+            created_at=ds.doc_time(d) or epoch,
+            metadata={"thread": ds.corpus[d].get("thread")},  # None: not in a thread
+        )
+        for d in docs
+    ]
+    got = threads.links(records, "thread")
+    if got is None:
+        none = np.full(len(docs), -1, dtype=np.intp)
+        return none, none
+    return got
 
 
 def _candidates(kw: npt.NDArray[np.float64], vec: npt.NDArray[np.float64], pool: int) -> Any:

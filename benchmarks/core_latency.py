@@ -39,7 +39,7 @@ import numpy as np
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import recall  # noqa: E402
-from recall.embed import Vectors  # noqa: E402
+from recall.embed import COMPOSITES, CompositeEmbedder, Vectors  # noqa: E402
 
 SUBJECTS = [
     "the cache",
@@ -183,15 +183,21 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",")]
 
     real = recall.load_embedder("minilm")
-    spec = recall.load_spec("default")
     plain_spec = recall.load_spec("plain")
-    ours = recall.load_embedder(spec.embedder)
     texts = make_texts(max(sizes), seed=0)
     t = time.perf_counter()
     vectors = real.embed_documents(texts)
-    ours_table = dict(zip(texts, ours.embed_documents(texts), strict=True))
-    print(f"embedded {len(texts)} texts in {time.perf_counter() - t:.1f} s (setup, not timed)")
     table = dict(zip(texts, vectors, strict=True))
+    # The default spec's composite, its MiniLM part reading the table above (queries still
+    # go through the real models): MiniLM runs over the texts once.
+    c = COMPOSITES[recall.load_spec("default").embedder]
+    ours = CompositeEmbedder(
+        [PrecomputedEmbedder(real, table), recall.load_embedder(c.parts[1])],
+        c.weights,
+        c.query,
+        c.cjk,
+    )
+    print(f"embedded {len(texts)} texts in {time.perf_counter() - t:.1f} s (setup, not timed)")
     rng = random.Random(1)
     queries = [f"{rng.choice(SUBJECTS)} {rng.choice(OBJECTS)}" for _ in range(args.queries)]
     keys = ("rp50", "rp95", "pp50", "pp95", "bp50", "bp95", "e50")
@@ -204,7 +210,7 @@ def main() -> None:
                 for i, x in enumerate(texts[:size])
             ]
             mem = recall.open(Path(tmp) / "recall")
-            mem._embedder = PrecomputedEmbedder(ours, ours_table)
+            mem._embedder = ours
             mem.add_many(items, user_id="bench-user")
             plain_settings = recall.Settings(path=Path(tmp) / "plain", neighbour_weight=0.0)
             plain = recall.Memory(plain_settings, spec=plain_spec)

@@ -16,13 +16,12 @@ from typing import Any
 
 from .errors import ConfigError
 from .index.keyword import BM25Params
-from .text import Analyzer
+from .text import BASE_TOKENIZER, Analyzer
 
 __all__ = ["IndexSpec", "load_spec"]
 
 #: Where the shipped specs live (the repository's top-level ``indexes/``).
 SPEC_DIR = Path(__file__).resolve().parent.parent / "indexes"
-_TOKENIZER = "jieba-search+words"
 
 
 @dataclass(frozen=True)
@@ -33,7 +32,7 @@ class IndexSpec:
     embedder: str = "minilm+use-multilingual"
     dimension: int = 896
     bm25: BM25Params = field(default_factory=lambda: BM25Params(k1=0.9, b=0.4))
-    tokenizer: str = _TOKENIZER
+    tokenizer: str = BASE_TOKENIZER
     analyzer: Analyzer = field(default_factory=lambda: Analyzer(stem=True, stopwords=True))
     alpha: float = 0.5
     passage_tokens: int = 200
@@ -79,7 +78,7 @@ class IndexSpec:
                     b=float(bm.get("b", d.bm25.b)),
                     delta=float(bm.get("delta", d.bm25.delta)),
                 ),
-                tokenizer=str(tok.get("name", _TOKENIZER)),
+                tokenizer=str(tok.get("name", BASE_TOKENIZER)),
                 analyzer=Analyzer(
                     stem=_flag(tok, "stem", d.analyzer.stem, source),
                     stopwords=_flag(tok, "stopwords", d.analyzer.stopwords, source),
@@ -89,7 +88,7 @@ class IndexSpec:
             )
         except (TypeError, ValueError, AttributeError) as exc:
             raise ConfigError(f"index spec {source} is invalid: {exc}") from exc
-        if spec.tokenizer != _TOKENIZER:
+        if spec.tokenizer != BASE_TOKENIZER:
             raise ConfigError(f"index spec {source}: unknown tokenizer {spec.tokenizer!r}")
         if spec.bm25.method not in ("lucene", "robertson", "atire", "bm25l", "bm25+"):
             raise ConfigError(f"index spec {source}: unknown BM25 method {spec.bm25.method!r}")

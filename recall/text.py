@@ -19,6 +19,9 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _HAS_CJK = re.compile(f"[{_CJK}]")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s+|(?<=[。！？；])")
 
+#: The base tokenizer's name in an index spec (jieba search mode for CJK, words elsewhere).
+BASE_TOKENIZER = "jieba-search+words"
+
 _jieba_lock = threading.Lock()
 _jieba_cut: Callable[[str], list[str]] | None = None
 
@@ -110,7 +113,7 @@ class Analyzer:
     def name(self) -> str:
         """The tokenizer name recorded in an index spec."""
         return "+".join(
-            ["jieba-search+words"] + ["stop"] * self.stopwords + ["en-stem"] * self.stem
+            [BASE_TOKENIZER] + ["stop"] * self.stopwords + ["en-stem"] * self.stem
         )
 
     def tokens(self, text: str) -> list[str]:
