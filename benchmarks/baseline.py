@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from recall.embed import Embedder
 from recall.errors import ConfigError
+from recall.index.embed import Embedder
 
 __all__ = ["EnsembleBaseline", "chroma_memory_client", "weighted_rrf"]
 

@@ -21,9 +21,9 @@ import statistics
 import time
 from datetime import UTC, datetime, timedelta
 
-from recall.context import ContextBuilder
+from recall.context.builder import ContextBuilder
+from recall.context.session import Session
 from recall.models import Hit
-from recall.session import Session
 from recall.settings import Settings
 
 TOPICS = ["the cache layer", "the deploy pipeline", "数据库迁移", "登录页面", "the billing job"]

@@ -39,7 +39,7 @@ import numpy as np
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import recall  # noqa: E402
-from recall.embed import COMPOSITES, CompositeEmbedder, Vectors  # noqa: E402
+from recall.index.embed import COMPOSITES, CompositeEmbedder, Vectors  # noqa: E402
 
 SUBJECTS = [
     "the cache",

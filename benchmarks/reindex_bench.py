@@ -24,9 +24,9 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import recall  # noqa: E402
 from benchmarks.core_latency import make_texts  # noqa: E402
+from recall.index.rebuild import reindex  # noqa: E402
 from recall.models import Record  # noqa: E402
-from recall.reindex import reindex  # noqa: E402
-from recall.store import Store  # noqa: E402
+from recall.store.sqlite import Store  # noqa: E402
 
 
 def _fill_store(settings: recall.Settings, texts: list[str], users: int) -> int:

@@ -24,8 +24,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import recall
-from recall.context import ContextBuilder
-from recall.session import Session
+from recall.context.builder import ContextBuilder
+from recall.context.session import Session
 
 SOUL = (
     "You are Lark, a concise assistant with a long-term memory. When the user asks you to "

@@ -6,9 +6,10 @@ mem.add("We chose Redis for the session cache.", user_id="u1")
 hits = mem.deep_recall("what did we decide about the cache?", user_id="u1")
 """
 
-from .context import ContextBuilder
-from .context_report import BuiltContext, ContextReport
-from .embed import Embedder, MiniLMEmbedder, USEEmbedder, load_embedder
+from .context.builder import ContextBuilder
+from .context.facts import format_memory_for_injection
+from .context.report import BuiltContext, ContextReport
+from .context.session import Session
 from .errors import (
     ConfigError,
     IndexStaleError,
@@ -17,19 +18,18 @@ from .errors import (
     RecallError,
     StoreError,
 )
+from .index.embed import Embedder, MiniLMEmbedder, USEEmbedder, load_embedder
 from .index.fuse import fuse_linear, fuse_rrf, minmax
-from .inject import format_memory_for_injection
-from .lifecycle import UpdateResult
-from .longterm import LongTerm
+from .index.spec import IndexSpec, load_spec
+from .lifecycle.answer import AnswerWithSummary, parse_answer_with_summary
+from .lifecycle.pipeline import UpdateResult
 from .memory import Memory, open
 from .models import Hit, Record
-from .session import Session
 from .settings import Settings
-from .spec import IndexSpec, load_spec
-from .text import tokenize
-from .tokens import count_tokens, estimate_tokens
+from .store.articles import LongTerm
+from .text.tokenize import tokenize
+from .text.tokens import count_tokens, estimate_tokens
 from .tool import DEEP_RECALL_TOOL, DeepRecallArgs, wants_deep_recall
-from .turns import AnswerWithSummary, parse_answer_with_summary
 
 __all__ = [
     "AnswerWithSummary",

@@ -53,8 +53,8 @@ def main() -> None:
 
 def _context(mem: recall.Memory, user_turn: str, tool_message: dict) -> list[dict]:
     try:
-        from recall.context import ContextBuilder
-        from recall.session import Session
+        from .context.builder import ContextBuilder
+        from .context.session import Session
     except ImportError:  # the context builder is optional in this demo
         return [{"role": "user", "content": user_turn}, tool_message]
     hits = mem.deep_recall("cache decision", user_id="demo-user", top_k=3)

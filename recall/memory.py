@@ -17,20 +17,20 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import ValidationError
 
-from .embed import Embedder, load_embedder
 from .errors import IndexStaleError, InputError
+from .index.embed import Embedder, load_embedder
+from .index.retriever import Retriever
+from .index.spec import IndexSpec, load_spec
+from .index.sync import IndexSync
 from .index.vector import VectorIndex, chroma_client
-from .journal import has_unfinished
 from .models import Hit, RecallRequest, Record, utcnow, validate_user_id
-from .search import Retriever
 from .settings import Settings
-from .spec import IndexSpec, load_spec
-from .store import Store
-from .sync import IndexSync
-from .tokens import count_tokens
+from .store.journal import has_unfinished
+from .store.sqlite import Store
+from .text.tokens import count_tokens
 
 if TYPE_CHECKING:  # lifecycle (issue 3): imported lazily at run time
-    from .lifecycle import Lifecycle, LongTerm, UpdateResult
+    from .lifecycle.pipeline import Lifecycle, LongTerm, UpdateResult
 
 __all__ = [
     "FINGERPRINT_KEY",
@@ -328,7 +328,7 @@ class Memory:
         with self._embedder_lock:
             life: Lifecycle | None = getattr(self, "_life", None)
             if life is None:
-                from .lifecycle import Lifecycle
+                from .lifecycle.pipeline import Lifecycle
 
                 life = self._life = Lifecycle(self.store, self.settings, self.embedder)
         return life
@@ -369,7 +369,7 @@ class Memory:
         as ``## `` sections cut by paragraphs (:mod:`recall.relevant`). No deep search:
         that stays explicit (:meth:`deep_recall`).
         """
-        from .relevant import relevant_memories
+        from .context.memory_block import relevant_memories
 
         if not isinstance(user_input, str) or not user_input.strip():
             raise InputError(

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from recall.article import Article, clean_chapter, parse_article, render_article
 from recall.errors import InputError
+from recall.lifecycle.article import Article, clean_chapter, parse_article, render_article
 
 SEED_EXAMPLE = """ <Bedrock>
  基石模型内容

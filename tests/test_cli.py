@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import recall  # noqa: F401  (loads the model through the session fixture first)
-from recall.cli import main
+from recall.cli.main import main
 
 
 @pytest.fixture

@@ -13,13 +13,13 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from recall.budget import newest_start
-from recall.compact import compact_history, key_items, score_summary, summary_states
-from recall.restore import restore_items
-from recall.session import Session
+from recall.context.budget import newest_start
+from recall.context.compaction import compact_history, key_items, score_summary, summary_states
+from recall.context.restore import restore_items
+from recall.context.session import Session
+from recall.lifecycle.summarize import SECTIONS, ExtractiveSummarizer
 from recall.settings import Settings
-from recall.summarize import SECTIONS, ExtractiveSummarizer
-from recall.tokens import count_tokens
+from recall.text.tokens import count_tokens
 
 SUMMARIZER = ExtractiveSummarizer()
 

@@ -11,13 +11,13 @@ from hypothesis import HealthCheck, assume, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from recall.budget import message_tokens
-from recall.context import ContextBuilder
+from recall.context.budget import message_tokens
+from recall.context.builder import ContextBuilder
+from recall.context.session import Session
 from recall.errors import ConfigError, InputError
 from recall.models import Hit
-from recall.session import Session
 from recall.settings import Settings
-from recall.tokens import count_tokens
+from recall.text.tokens import count_tokens
 
 SOUL = "You are Lark, a careful assistant. 你是灵雀。"
 

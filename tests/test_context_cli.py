@@ -16,8 +16,8 @@ from chat_server import running
 from click.testing import CliRunner
 
 import recall
-from recall.cli import main
-from recall.tokens import count_tokens
+from recall.cli.main import main
+from recall.text.tokens import count_tokens
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -159,7 +159,7 @@ def test_agent_loop_dry_run(mem: recall.Memory) -> None:
 
 
 def test_bound_session_sends_compaction_summaries_to_memory(mem: recall.Memory) -> None:
-    from recall.session import Session
+    from recall.context.session import Session
 
     settings = mem.settings.model_copy(
         update={"compact_threshold_tokens": 600, "compact_target_tokens": 200}

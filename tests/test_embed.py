@@ -9,7 +9,7 @@ import pytest
 
 import recall
 from recall import ConfigError
-from recall.embed import CompositeEmbedder
+from recall.index.embed import CompositeEmbedder
 
 TEXTS = ["我们下个月去北京旅行", "We travel to Beijing next month.", "The dog is a beagle."]
 

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 import recall
-from recall.cli import main
-from recall.ingest import chunk_bounds, plan_file
+from recall.cli.main import main
+from recall.lifecycle.ingest import chunk_bounds, plan_file
 from recall.settings import Settings
 
 # Small capacity so that four updates promote once; few partitions keep Chroma quick.

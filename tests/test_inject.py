@@ -7,15 +7,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from recall.errors import InputError
-from recall.inject import (
+from recall.context.facts import (
     conversation_context,
     format_memory_for_injection,
     rank_facts,
     tfidf_similarities,
 )
+from recall.errors import InputError
 from recall.settings import Settings
-from recall.tokens import count_tokens
+from recall.text.tokens import count_tokens
 
 FACTS = [
     {"content": "Runs Docker for containerization", "confidence": 0.9},

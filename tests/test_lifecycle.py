@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 
 import recall
-from recall.article import Article
 from recall.errors import InputError
-from recall.lifecycle import Lifecycle, parse_answer_with_summary
+from recall.lifecycle.article import Article
+from recall.lifecycle.pipeline import Lifecycle, parse_answer_with_summary
 from recall.settings import Settings
-from recall.store import Store
+from recall.store.sqlite import Store
 
 NAMES = ["Ottoline", "Bartholomew", "Wilhelmina", "Evander", "Rosalind"]
 
@@ -281,11 +281,11 @@ _CHILD = textwrap.dedent(
     """
     import os, sys, time
     from pathlib import Path
-    from recall.lifecycle import Lifecycle
-    from recall.reconstruct import OfflineReconstructor
+    from recall.lifecycle.pipeline import Lifecycle
+    from recall.lifecycle.reconstruct import OfflineReconstructor
     from recall.settings import Settings
-    from recall.store import Store
-    from recall.summarize import ExtractiveSummarizer
+    from recall.store.sqlite import Store
+    from recall.lifecycle.summarize import ExtractiveSummarizer
 
     mode, folder = sys.argv[1], Path(sys.argv[2])
     marker = folder / "marker"

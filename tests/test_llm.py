@@ -19,15 +19,15 @@ from typing import Any
 import pytest
 
 import recall
-from recall.article import Article
 from recall.errors import ConfigError, LLMError
-from recall.lifecycle import Lifecycle
+from recall.lifecycle.article import Article
+from recall.lifecycle.pipeline import Lifecycle
+from recall.lifecycle.reconstruct import LLMReconstructor, OfflineReconstructor
+from recall.lifecycle.summarize import SECTIONS, ExtractiveSummarizer, LLMSummarizer, SummaryOut
 from recall.llm import LLMClient, load_prompt
-from recall.reconstruct import LLMReconstructor, OfflineReconstructor
 from recall.settings import Settings
-from recall.store import Store
-from recall.summarize import SECTIONS, ExtractiveSummarizer, LLMSummarizer, SummaryOut
-from recall.tokens import count_tokens
+from recall.store.sqlite import Store
+from recall.text.tokens import count_tokens
 
 MESSAGES = [
     {"role": "user", "content": "Book the Lisbon trip: flight TP1337 on June 4, budget 900 EUR."},

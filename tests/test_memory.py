@@ -10,8 +10,8 @@ import pytest
 import recall
 from recall import IndexStaleError, Settings
 from recall.index.keyword import KeywordPartition
+from recall.index.spec import IndexSpec
 from recall.models import Record
-from recall.spec import IndexSpec
 
 FACTS = [
     "We chose Redis for the session cache because it supports per-key TTLs.",

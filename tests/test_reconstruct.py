@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import recall
-from recall.article import Article, parse_article, render_article
-from recall.reconstruct import OfflineReconstructor, Reconstructor, route
-from recall.tokens import count_tokens
+from recall.lifecycle.article import Article, parse_article, render_article
+from recall.lifecycle.reconstruct import OfflineReconstructor, Reconstructor, route
+from recall.text.tokens import count_tokens
 
 
 @pytest.fixture

@@ -12,10 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import recall
-from recall.article import Article
-from recall.errors import InputError
-from recall.models import Record
-from recall.relevant import (
+from recall.context.memory_block import (
     SHORT_TERM_HEADING,
     fit_leading_paragraphs,
     memory_block,
@@ -24,7 +21,10 @@ from recall.relevant import (
     relevant_memories,
     summary_similarities,
 )
-from recall.tokens import count_tokens
+from recall.errors import InputError
+from recall.lifecycle.article import Article
+from recall.models import Record
+from recall.text.tokens import count_tokens
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
 

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from recall.budget import progress_bar, rounds_left, truncate_chars, usage_level
+from recall.context.budget import progress_bar, rounds_left, truncate_chars, usage_level
+from recall.context.session import Session
 from recall.errors import ConfigError, InputError
-from recall.session import Session
 from recall.settings import Settings
-from recall.tokens import count_tokens
+from recall.text.tokens import count_tokens
 
 OVERHEAD = Settings().message_overhead_tokens
 

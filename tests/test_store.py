@@ -7,7 +7,7 @@ import pytest
 from recall import StoreError
 from recall.errors import mapped
 from recall.models import Record
-from recall.store import Store
+from recall.store.sqlite import Store
 
 
 def rec(i: str, user: str = "u1", kind: str = "short_term", text: str = "hello") -> Record:

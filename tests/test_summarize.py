@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recall.errors import InputError
+from recall.lifecycle.summarize import SECTIONS, ExtractiveSummarizer, Summarizer, make_summarizer
 from recall.settings import Settings
-from recall.summarize import SECTIONS, ExtractiveSummarizer, Summarizer, make_summarizer
-from recall.tokens import count_tokens
+from recall.text.tokens import count_tokens
 
 S = ExtractiveSummarizer()
 

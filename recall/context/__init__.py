@@ -1,0 +1,1 @@
+"""The context builder: what the model sees, within token budgets."""

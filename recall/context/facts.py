@@ -1,0 +1,242 @@
+"""Memory injection (seed 004): the facts that matter now, within a token budget.
+
+Each fact is ranked by ``similarity_weight · similarity + confidence_weight · confidence``
+(0.6 and 0.4 by default, in :class:`~recall.settings.Settings`), where the similarity is the
+TF-IDF cosine between the fact and the recent conversation: the last
+``injection_recent_turns`` user turns and the final assistant replies between them, tool
+messages and assistant messages that only call tools skipped. Without context the ranking
+falls back to confidence alone. A fact without a confidence uses its recency instead
+(newest 1.0, oldest 0.0). The chosen facts are counted exactly with tiktoken, so the result
+never exceeds ``max_tokens``; the builder wraps it in ``<memory>…</memory>``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from ..errors import InputError
+from ..settings import Settings
+from ..text.tokenize import tokenize
+from ..text.tokens import count_tokens
+
+__all__ = [
+    "RankedFact",
+    "conversation_context",
+    "format_memory_for_injection",
+    "rank_facts",
+    "tfidf_similarities",
+]
+
+_TEXT_KEYS = ("content", "text", "fact")
+
+
+@dataclass(frozen=True)
+class RankedFact:
+    """A fact with the parts of its score."""
+
+    text: str
+    confidence: float
+    similarity: float
+    score: float
+
+
+def conversation_context(messages: Sequence[Mapping[str, Any]], max_turns: int = 3) -> str:
+    """The recent conversation as seed 004 reads it: user turns and final replies only.
+
+    Walks back from the newest message and stops after ``max_turns`` user messages;
+    tool messages and assistant messages carrying tool calls are skipped.
+    """
+    parts: list[str] = []
+    turns = 0
+    for message in reversed(messages):
+        if not isinstance(message, Mapping):
+            raise InputError(f"a message must be a dict, got {type(message).__name__}")
+        role, content = message.get("role"), _plain(message.get("content"))
+        if role == "user":
+            parts.append(content)
+            turns += 1
+            if turns >= max_turns:
+                break
+        elif role == "assistant" and not message.get("tool_calls") and content:
+            parts.append(content)
+    return " ".join(p for p in reversed(parts) if p)
+
+
+def _plain(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Sequence):  # content parts: keep the text ones
+        return " ".join(
+            str(p.get("text", "")) for p in content if isinstance(p, Mapping) and p.get("text")
+        )
+    return ""
+
+
+def _stem(token: str) -> str:
+    """A light English suffix strip, so that "tests" and "testing" meet ("test")."""
+    if token.isascii() and token.isalpha() and len(token) > 4:
+        for suffix in ("ing", "ed", "es", "s"):
+            if token.endswith(suffix) and len(token) - len(suffix) >= 3:
+                return token[: -len(suffix)]
+    return token
+
+
+def _terms(text: str) -> Counter[str]:
+    return Counter(_stem(t) for t in tokenize(text))
+
+
+def tfidf_similarities(docs: Sequence[str], query: str) -> list[float]:
+    """Cosine similarity of each doc to ``query`` in TF-IDF space (smoothed IDF).
+
+    The IDF is taken over the docs and the query together, as a vectorizer fitted on
+    both would; words are :func:`recall.text.tokenize` tokens (jieba for CJK), English
+    ones lightly stemmed.
+    """
+    bags = [_terms(d) for d in docs]
+    qbag = _terms(query)
+    n = len(bags) + 1
+    df: Counter[str] = Counter()
+    for bag in [*bags, qbag]:
+        df.update(bag.keys())
+    idf = {w: math.log((1 + n) / (1 + c)) + 1.0 for w, c in df.items()}
+
+    def vec(bag: Counter[str]) -> dict[str, float]:
+        return {w: tf * idf[w] for w, tf in bag.items()}
+
+    q = vec(qbag)
+    qn = math.sqrt(sum(v * v for v in q.values()))
+    out = []
+    for bag in bags:
+        d = vec(bag)
+        dn = math.sqrt(sum(v * v for v in d.values()))
+        dot = sum(v * q.get(w, 0.0) for w, v in d.items())
+        out.append(dot / (dn * qn) if dn and qn else 0.0)
+    return out
+
+
+def _fact(item: object, pos: int) -> tuple[str, float | None, float | None]:
+    """(text, confidence or None, creation time or None) of one fact in any accepted shape."""
+    if isinstance(item, str):
+        return item, None, None
+    if isinstance(item, Mapping):
+        text = next((item[k] for k in _TEXT_KEYS if isinstance(item.get(k), str)), None)
+        conf = item.get("confidence")
+        when = item.get("created_at") or item.get("createdAt")
+    elif isinstance(getattr(item, "text", None), str):  # a recall.Record or Hit
+        text = item.text  # type: ignore[attr-defined]
+        conf = (getattr(item, "metadata", None) or {}).get("confidence")
+        when = getattr(item, "created_at", None)
+    else:
+        raise InputError(
+            f"fact {pos} is a {type(item).__name__}; give a string or a dict with "
+            "'content' and optional 'confidence' (0..1)"
+        )
+    if text is None:
+        raise InputError(f"fact {pos} has no text: give it a 'content' string")
+    if conf is not None:
+        if isinstance(conf, bool) or not isinstance(conf, int | float) or not 0 <= conf <= 1:
+            raise InputError(f"fact {pos} has confidence {conf!r}; give a number in 0..1")
+        conf = float(conf)
+    return text, conf, _when(when)
+
+
+def _when(value: object) -> float | None:
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    if isinstance(value, datetime):
+        return value.timestamp() if value.tzinfo else value.replace(tzinfo=UTC).timestamp()
+    return None
+
+
+def _facts(facts: object) -> list[object]:
+    if isinstance(facts, Mapping):  # seed 004's memory_data: {"facts": [...], ...}
+        facts = facts.get("facts", [])
+    if isinstance(facts, str) or not isinstance(facts, Sequence):
+        raise InputError("facts must be a list of facts (or a dict with a 'facts' list)")
+    return list(facts)
+
+
+def rank_facts(
+    facts: Sequence[object] | Mapping[str, Any],
+    current_context: str | Sequence[Mapping[str, Any]] | None = None,
+    *,
+    settings: Settings | None = None,
+) -> list[RankedFact]:
+    """Facts best first, scored as the module docstring says (pure but for tokenizing)."""
+    s = settings or Settings()
+    parsed = [_fact(item, i) for i, item in enumerate(_facts(facts))]
+    parsed = [p for p in parsed if p[0].strip()]
+    if not parsed:
+        return []
+    context = current_context or ""
+    if not isinstance(context, str):
+        context = conversation_context(context, s.injection_recent_turns)
+    # Recency stands in for a missing confidence: by creation time when every fact has
+    # one, else by position (later = newer); newest 1.0, oldest 0.0.
+    times = [p[2] for p in parsed]
+    by_time = list(range(len(parsed)))
+    if all(t is not None for t in times):
+        by_time.sort(key=lambda i: (times[i], i))
+    recency = {
+        i: (r / (len(parsed) - 1) if len(parsed) > 1 else 1.0) for r, i in enumerate(by_time)
+    }
+    confs = [c if c is not None else recency[i] for i, (_, c, _) in enumerate(parsed)]
+    texts = [t for t, _, _ in parsed]
+    if context.strip():
+        sims = tfidf_similarities(texts, context)
+        ws, wc = s.injection_similarity_weight, s.injection_confidence_weight
+        scores = [ws * sim + wc * c for sim, c in zip(sims, confs, strict=True)]
+    else:  # no context: confidence order, as before seed 004's change
+        sims = [0.0] * len(texts)
+        scores = list(confs)
+    ranked = [
+        RankedFact(t, c, sm, sc) for t, c, sm, sc in zip(texts, confs, sims, scores, strict=True)
+    ]
+    # Stable: ties keep the caller's order.
+    return sorted(ranked, key=lambda f: -f.score)
+
+
+def format_memory_for_injection(
+    facts: Sequence[object] | Mapping[str, Any],
+    max_tokens: int | None = None,
+    current_context: str | Sequence[Mapping[str, Any]] | None = None,
+    *,
+    settings: Settings | None = None,
+    count: Callable[[str], int] | None = None,
+) -> str:
+    """The best facts as ``- fact`` lines within ``max_tokens`` (exact tiktoken count).
+
+    ``facts``: strings, dicts with ``content`` (or ``text``) and optional ``confidence``
+    in 0..1 and ``created_at``, ``recall.Record``/``Hit`` objects, or seed 004's
+    ``{"facts": [...]}``. ``current_context``: the recent conversation as text, or the chat
+    messages themselves (then the last 3 user turns and final replies are used).
+    ``max_tokens`` defaults to ``Settings.injection_max_tokens`` (2,000).
+    """
+    s = settings or Settings()
+    budget = s.injection_max_tokens if max_tokens is None else max_tokens
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
+        raise InputError(f"max_tokens must be an integer >= 0, got {max_tokens!r}")
+    counter = count or (lambda t: count_tokens(t, s.encoding))
+    lines: list[str] = []
+    used = 0
+    nl = counter("\n")
+    for fact in rank_facts(facts, current_context, settings=s):
+        line = "- " + " ".join(fact.text.split())
+        cost = counter(line) + (nl if lines else 0)
+        if used + cost > budget:
+            continue  # a shorter, lower-ranked fact may still fit
+        lines.append(line)
+        used += cost
+    text = "\n".join(lines)
+    while lines and counter(text) > budget:  # joins may merge tokens differently
+        lines.pop()
+        text = "\n".join(lines)
+    return text

@@ -1,0 +1,281 @@
+"""The memory block of ``Memory.get_relevant_memories`` (issue 3, seed 004), within a budget.
+
+Layout, in priority order, one ``## `` section each::
+
+    ## Bedrock         the chapter whole (cut only when it alone is over the budget)
+    ## Evolutionary    its leading paragraphs that fit
+    ## Dynamic         its leading paragraphs that fit
+    ## Short-term      the short-term summaries most relevant to the input, best first
+
+Summaries are ranked by ``injection_similarity_weight · similarity +
+injection_confidence_weight · recency`` (0.6 and 0.4, seed 004; recency stands in for the
+confidence the summaries do not have, as in :mod:`recall.inject`). The similarity is the
+cosine of the normalized embeddings of the summary and the input (the Memory's own
+embedder), clamped at 0 so both terms live in 0..1. The recency is linear in ``created_at``:
+newest 1.0, oldest 0.0, all 1.0 when every summary has the same age.
+
+Cutting is at paragraph level and keeps headings: the section headings, and any heading
+line inside a chapter. A chapter keeps its *leading* paragraphs because the reconstructor
+writes the newest material first (so :func:`recall.budget.fit_paragraphs`, which drops the
+first paragraphs of documents that grow at the bottom, is the wrong way round here). A
+section none of whose paragraphs fits is left out, heading included; only the Bedrock,
+when not even its first paragraph fits, is cut visibly rather than dropped (and when not
+even that fits, the block is empty: nothing stands in the Bedrock's place). Summaries are
+whole or absent: a lower-ranked, shorter one may fill room a longer one could not. Counts
+are exact (tiktoken), so the block never exceeds the budget. No deep search happens here.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ..index.embed import Embedder
+from ..lifecycle.article import Article
+from ..models import Record
+from ..settings import Settings
+from ..text.tokens import count_tokens
+from .budget import cut_to_tokens, split_blocks
+
+__all__ = [
+    "CHAPTER_HEADINGS",
+    "SHORT_TERM_HEADING",
+    "RankedSummary",
+    "add_summaries",
+    "chapters_block",
+    "fit_leading_paragraphs",
+    "memory_block",
+    "rank_summaries",
+    "recency_scores",
+    "relevant_memories",
+    "summary_similarities",
+]
+
+Count = Callable[[str], int]
+
+#: Section headings, in block order.
+CHAPTER_HEADINGS: Final = {
+    "Bedrock": "## Bedrock",
+    "Evolutionary": "## Evolutionary",
+    "Dynamic": "## Dynamic",
+}
+SHORT_TERM_HEADING: Final = "## Short-term"
+_SEP: Final = "\n\n"
+
+
+@dataclass(frozen=True)
+class RankedSummary:
+    """A short-term summary with the parts of its score."""
+
+    id: str
+    text: str
+    similarity: float
+    recency: float
+    score: float
+
+
+# --- ranking ------------------------------------------------------------------------------
+def recency_scores(times: Sequence[float]) -> list[float]:
+    """Linear recency of each timestamp: newest 1.0, oldest 0.0 (all 1.0 when equal)."""
+    if not times:
+        return []
+    lo, hi = min(times), max(times)
+    if hi <= lo:
+        return [1.0] * len(times)
+    return [(t - lo) / (hi - lo) for t in times]
+
+
+def rank_summaries(
+    summaries: Sequence[Record],
+    similarities: Sequence[float],
+    *,
+    similarity_weight: float,
+    recency_weight: float,
+) -> list[RankedSummary]:
+    """``summaries`` best first by ``similarity_weight·sim + recency_weight·recency``.
+
+    Ties go to the newer summary.
+    """
+    if len(similarities) != len(summaries):
+        raise ValueError("one similarity per summary is needed")
+    recency = recency_scores([r.created_at.timestamp() for r in summaries])
+    ranked = [
+        RankedSummary(r.id, r.text, s, rec, similarity_weight * s + recency_weight * rec)
+        for r, s, rec in zip(summaries, similarities, recency, strict=True)
+    ]
+    return sorted(ranked, key=lambda r: (-r.score, -r.recency))
+
+
+# Summaries come back at every turn and rarely change: embed each text once per process.
+_vectors: OrderedDict[tuple[str, str], npt.NDArray[np.float32]] = OrderedDict()
+_vectors_lock = threading.Lock()
+
+
+def _embed(embedder: Embedder, texts: Sequence[str], cache_size: int) -> npt.NDArray[np.float32]:
+    keys = [(embedder.id, t) for t in texts]
+    with _vectors_lock:
+        missing = list(dict.fromkeys(k[1] for k in keys if k not in _vectors))
+    fresh = dict(zip(missing, embedder.embed_documents(missing), strict=True)) if missing else {}
+    out = []
+    with _vectors_lock:
+        for key in keys:
+            vec = fresh.get(key[1]) if key[1] in fresh else _vectors.get(key)
+            if vec is None:  # evicted by another thread meanwhile: embed again
+                vec = embedder.embed_documents([key[1]])[0]
+            out.append(vec)
+            if cache_size > 0:
+                _vectors[key] = vec
+                _vectors.move_to_end(key)
+        while len(_vectors) > cache_size:
+            _vectors.popitem(last=False)
+    return np.stack(out).astype(np.float32)
+
+
+def summary_similarities(
+    embedder: Embedder, user_input: str, texts: Sequence[str], *, cache_size: int = 4_096
+) -> list[float]:
+    """Cosine similarity of each text to ``user_input`` (normalized vectors), clamped at 0."""
+    if not texts:
+        return []
+    query = np.asarray(embedder.embed_query(user_input), dtype=np.float32)
+    sims = _embed(embedder, texts, cache_size) @ query
+    return [max(0.0, float(s)) for s in sims.tolist()]
+
+
+# --- budgeting ----------------------------------------------------------------------------
+def fit_leading_paragraphs(text: str, budget: int, count: Count, *, allow_cut: bool = False) -> str:
+    """``text`` within ``budget``: every heading kept, the last paragraphs dropped first.
+
+    Returns ``""`` when not even the first paragraph fits beside the headings, unless
+    ``allow_cut``: then the text's beginning, cut visibly (``…[truncated N chars]``).
+    """
+    text = text.strip()
+    if not text or budget <= 0:
+        return ""
+    if count(text) <= budget:
+        return text
+    blocks = split_blocks(text)
+    keep = [True] * len(blocks)
+    costs = [count(b) + 1 for _, b in blocks]  # +1: the blank line joining blocks
+    total = sum(costs)
+    for i in reversed([i for i, (head, _) in enumerate(blocks) if not head]):
+        if total <= budget:  # the estimate fits: check the exact count of the joined text
+            out = _SEP.join(b for k, (_, b) in enumerate(blocks) if keep[k])
+            if count(out) <= budget:
+                return out
+        keep[i] = False
+        total -= costs[i]
+    return cut_to_tokens(text, budget, count) if allow_cut else ""
+
+
+def _section(
+    parts: Sequence[str], heading: str, body: str, budget: int, count: Count, allow_cut: bool
+) -> str:
+    """``heading`` and as much of ``body`` as fits after ``parts``; ``""`` when nothing does."""
+    body = body.strip()
+    if not body:
+        return ""
+    prefix = _SEP.join([*parts, heading]) + _SEP
+    room = budget - count(prefix)
+    while room > 0:
+        fitted = fit_leading_paragraphs(body, room, count, allow_cut=allow_cut)
+        if not fitted:
+            return ""
+        over = count(prefix + fitted) - budget
+        if over <= 0:
+            return heading + _SEP + fitted
+        room -= over  # the join merged tokens differently: shrink the room and refit
+    return ""
+
+
+def chapters_block(article: Article, budget: int, count: Count) -> str | None:
+    """The three chapters as ``## `` sections within ``budget``, Bedrock first and whole.
+
+    None when the user has a Bedrock and not even its visibly cut beginning fits: nothing
+    else may then stand in its place (the caller shows no memory at all).
+    """
+    parts: list[str] = []
+    for name, body in article.chapters().items():
+        section = _section(parts, CHAPTER_HEADINGS[name], body, budget, count, name == "Bedrock")
+        if section:
+            parts.append(section)
+        elif name == "Bedrock" and body.strip():
+            return None
+    return _SEP.join(parts)
+
+
+def _room_for_summaries(block: str, budget: int, count: Count) -> bool:
+    head = _SEP.join([block, SHORT_TERM_HEADING]) if block else SHORT_TERM_HEADING
+    return count(head + _SEP) < budget
+
+
+def add_summaries(block: str, summaries: Sequence[str], budget: int, count: Count) -> str:
+    """``block`` plus a ``## Short-term`` section of the leading ``summaries`` that fit.
+
+    ``summaries`` are best first; one that does not fit is skipped, not cut.
+    """
+    chosen: list[str] = []
+    parts = [block] if block else []
+    for text in summaries:
+        text = text.strip()
+        if not text:
+            continue
+        candidate = _SEP.join([*parts, SHORT_TERM_HEADING, *chosen, text])
+        if count(candidate) <= budget:
+            chosen.append(text)
+    if not chosen:
+        return block
+    return _SEP.join([*parts, SHORT_TERM_HEADING, *chosen])
+
+
+def memory_block(article: Article, summaries: Sequence[str], budget: int, count: Count) -> str:
+    """The whole block: chapters (:func:`chapters_block`), then ranked ``summaries``."""
+    block = chapters_block(article, budget, count)
+    return "" if block is None else add_summaries(block, summaries, budget, count)
+
+
+def relevant_memories(
+    user_input: str,
+    article: Article,
+    summaries: Sequence[Record],
+    embedder: Callable[[], Embedder],
+    *,
+    settings: Settings,
+    count: Count | None = None,
+    budget: int | None = None,
+) -> str:
+    """The memory block for ``user_input`` within ``budget`` tokens (default
+    ``settings.memory_budget_tokens``).
+
+    ``embedder`` is called only when summaries are ranked (there are some, and room).
+    """
+    s = settings
+    counter = count or (lambda t: count_tokens(t, s.encoding))
+    budget = s.memory_budget_tokens if budget is None else budget
+    block = chapters_block(article, budget, counter)
+    if block is None:
+        return ""
+    usable = [r for r in summaries if r.text.strip()]
+    if not usable or not _room_for_summaries(block, budget, counter):
+        return block
+    # The model reads only the first few hundred tokens; a pasted document need not be
+    # tokenized whole to rank a handful of summaries.
+    sims = summary_similarities(
+        embedder(),
+        user_input[: s.max_query_chars],
+        [r.text for r in usable],
+        cache_size=s.relevant_cache_size,
+    )
+    ranked = rank_summaries(
+        usable,
+        sims,
+        similarity_weight=s.injection_similarity_weight,
+        recency_weight=s.injection_confidence_weight,
+    )
+    return add_summaries(block, [r.text for r in ranked], budget, counter)

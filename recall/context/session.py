@@ -1,0 +1,333 @@
+"""A conversation as OpenAI-format messages, each with its token count computed once.
+
+Seed 000: history is budgeted in tokens, not messages, and tool calls are first-class
+history (input cut at 500 characters, results at 1,000, visibly). Seed 002: usage is shown
+as a level (normal, warning 60%, urgent 80%, critical 92%), rounds left and a text bar.
+When the history reaches ``compact_threshold_tokens`` (or the critical level) the older
+messages are compacted (:mod:`recall.compact`); a session bound to a memory sends the
+summary through ``update_memory``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from ..errors import ConfigError, InputError
+from ..lifecycle.summarize import Summarizer, make_summarizer
+from ..models import validate_user_id
+from ..settings import Settings
+from ..text.tokens import count_tokens
+from ..tool import TOOL_NAME
+from .budget import (
+    Usage,
+    fit_recall_json,
+    message_tokens,
+    progress_bar,
+    rounds_left,
+    truncate_chars,
+    usage_level,
+)
+from .compaction import Compaction, compact_history
+from .restore import RestoredItem, render_restored
+
+if TYPE_CHECKING:
+    from ..memory import Memory
+
+__all__ = ["Session", "Usage", "as_settings"]
+
+
+def as_settings(
+    value: Settings | Mapping[str, Any] | None, default: Settings | None = None
+) -> Settings:
+    """``value`` as Settings: a dict of fields is validated, a bad value is a ConfigError."""
+    if value is None:
+        return default or Settings()
+    if isinstance(value, Settings):
+        return value
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"settings must be recall.Settings or a dict, not {type(value).__name__}")
+    try:
+        return Settings(**{**(default.model_dump() if default else {}), **value})
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'settings'}: {e['msg']}" for e in exc.errors()
+        )
+        raise ConfigError(
+            f"invalid settings ({problems}); fix the values or their RECALL_ variables"
+        ) from exc
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be a string, got {type(value).__name__}")
+    if "\x00" in value:
+        raise InputError(f"{what} contains a NUL character; strip it first")
+    return value
+
+
+class Session:
+    """The conversation so far; bound to a memory (``memory`` + ``user_id``) or not.
+
+    Messages are plain OpenAI chat dicts; treat what :attr:`messages` returns as read-only.
+    With ``auto_compact`` (the default) adding a message past the threshold compacts.
+    """
+
+    def __init__(
+        self,
+        memory: Memory | None = None,
+        user_id: str | None = None,
+        *,
+        settings: Settings | Mapping[str, Any] | None = None,
+        summarizer: Summarizer | None = None,
+        auto_compact: bool = True,
+    ) -> None:
+        if memory is not None and user_id is None:
+            raise InputError("a Session bound to a memory needs user_id=... to store summaries")
+        if user_id is not None:
+            try:
+                user_id = validate_user_id(user_id)
+            except ValueError as exc:
+                raise InputError(str(exc)) from exc
+        self.memory = memory
+        self.user_id = user_id
+        self.settings = as_settings(settings, memory.settings if memory is not None else None)
+        self.auto_compact = auto_compact
+        self._summarizer = summarizer
+        encoding = self.settings.encoding
+        self.count: Callable[[str], int] = lambda t: count_tokens(t, encoding)
+        self._messages: list[dict[str, Any]] = []
+        self._tokens: list[int] = []
+        self._total = 0
+        self._calls: dict[str, str] = {}  # tool_use_id -> tool name, every call ever seen
+        self._pending: list[str] = []  # calls of the last assistant message without a result
+        self.summary: str | None = None
+        self.summary_message: dict[str, Any] | None = None
+        self.summary_tokens = 0
+        self.restored: tuple[RestoredItem, ...] = ()
+        self.restored_message: dict[str, Any] | None = None
+        self.restored_tokens = 0
+        self.compactions: list[Compaction] = []
+
+    @classmethod
+    def from_messages(cls, messages: Iterable[Mapping[str, Any]], **kwargs: Any) -> Session:
+        """A session holding ``messages`` (OpenAI format), added one by one."""
+        session = cls(**{"auto_compact": False, **kwargs})
+        for message in messages:
+            session.add_message(message)
+        session.auto_compact = kwargs.get("auto_compact", True)
+        return session
+
+    # --- reading ------------------------------------------------------------------------
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The history messages, oldest first (without the compaction summary)."""
+        return list(self._messages)
+
+    @property
+    def message_tokens(self) -> list[int]:
+        """Each message's token count, computed once when it was added."""
+        return list(self._tokens)
+
+    @property
+    def pending_calls(self) -> tuple[str, ...]:
+        """Tool calls still waiting for their result."""
+        return tuple(self._pending)
+
+    @property
+    def tokens(self) -> int:
+        """History tokens: the messages plus the compaction summary."""
+        return self._total + self.summary_tokens
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+    def usage(self) -> Usage:
+        """Tokens used of ``history_budget_tokens``, level, estimated rounds left, bar."""
+        s = self.settings
+        used, budget = self.tokens, s.history_budget_tokens
+        ratio = used / budget
+        rounds = sum(1 for m in self._messages if m["role"] == "user")
+        # Seed 002 assumes 1.75% of the budget per round; our own average is better once known.
+        per_round = self._total / rounds if rounds else s.round_share_estimate * budget
+        level = usage_level(
+            ratio, warning=s.warning_ratio, urgent=s.urgent_ratio, critical=s.critical_ratio
+        )
+        left = rounds_left(used, budget, critical=s.critical_ratio, per_round=per_round)
+        return Usage(used, budget, ratio, level, left, progress_bar(ratio))
+
+    def needs_compaction(self) -> bool:
+        """True at ``compact_threshold_tokens`` or at the critical level, once the messages
+        have grown halfway from the target back to the threshold since the last compaction.
+
+        The second condition stops thrashing: a summary plus the kept messages can be over
+        the threshold on their own, and compacting again after every message would only
+        summarize the summary."""
+        s = self.settings
+        full = (
+            self.tokens >= s.compact_threshold_tokens
+            or self.tokens >= s.critical_ratio * s.history_budget_tokens
+        )
+        grown = self._total >= (s.compact_target_tokens + s.compact_threshold_tokens) / 2
+        return full and (self.summary is None or grown)
+
+    # --- adding -------------------------------------------------------------------------
+    def add_user(self, content: str) -> None:
+        """Append the user's message."""
+        self._no_pending("a user message")
+        self._append({"role": "user", "content": _text(content, "user content")})
+
+    def add_assistant(self, content: str) -> None:
+        """Append the assistant's reply."""
+        self._no_pending("an assistant message")
+        self._append({"role": "assistant", "content": _text(content, "assistant content")})
+
+    def add_tool_use(self, name: str, input: Any, tool_use_id: str) -> None:  # noqa: A002
+        """Record a tool call (input cut at ``tool_input_chars``, visibly).
+
+        Calls made together (parallel tool calls) join the same assistant message.
+        """
+        name = _text(name, "tool name")
+        tool_use_id = _text(tool_use_id, "tool_use_id")
+        if not name.strip() or not tool_use_id.strip():
+            raise InputError("tool name and tool_use_id must be non-empty strings")
+        if tool_use_id in self._calls:
+            raise InputError(f"tool_use_id {tool_use_id!r} is already used; give each call its own")
+        if isinstance(input, str):
+            args = input
+        else:
+            try:
+                args = json.dumps(input, ensure_ascii=False)
+            except (TypeError, ValueError) as exc:
+                raise InputError(f"tool input must be JSON-serializable ({exc})") from exc
+        call = {
+            "id": tool_use_id,
+            "type": "function",
+            "function": {
+                "name": name,
+                "arguments": truncate_chars(args, self.settings.tool_input_chars),
+            },
+        }
+        last = self._messages[-1] if self._messages else None
+        if last is not None and last["role"] == "assistant":
+            # The last message is the assistant's, so no result follows it yet: the call
+            # joins it (parallel calls, or text then a call); its tokens are counted again.
+            last["tool_calls"] = [*(last.get("tool_calls") or []), call]
+            self._total -= self._tokens[-1]
+            self._tokens[-1] = self._cost(last)
+            self._total += self._tokens[-1]
+        else:
+            self._no_pending("a new tool call")
+            self._append({"role": "assistant", "content": None, "tool_calls": [call]}, check=False)
+        self._calls[tool_use_id] = name
+        self._pending.append(tool_use_id)
+
+    def add_tool_result(self, tool_use_id: str, content: str) -> None:
+        """Record a tool's result (cut at ``tool_result_chars``; deep_recall to its budget)."""
+        tool_use_id = _text(tool_use_id, "tool_use_id")
+        content = _text(content, "tool result content")
+        if tool_use_id not in self._calls:
+            raise InputError(
+                f"no tool call with id {tool_use_id!r}; call add_tool_use(name, input, "
+                f"{tool_use_id!r}) first"
+            )
+        if tool_use_id not in self._pending:
+            raise InputError(f"tool call {tool_use_id!r} already has its result")
+        if self._calls[tool_use_id] == TOOL_NAME:
+            # Recall results are consumed inside their own budget, best hits kept (issue 7).
+            content = fit_recall_json(content, self.settings.recall_budget_tokens, self.count)
+        else:
+            content = truncate_chars(content, self.settings.tool_result_chars)
+        self._pending.remove(tool_use_id)
+        self._append({"role": "tool", "tool_call_id": tool_use_id, "content": content})
+
+    def add_message(self, message: Mapping[str, Any]) -> None:
+        """Append an OpenAI-format message (user, assistant with tool calls, or tool)."""
+        if not isinstance(message, Mapping):
+            raise InputError(f"a message must be a dict, got {type(message).__name__}")
+        role = message.get("role")
+        if role == "user":
+            self.add_user(message.get("content"))  # type: ignore[arg-type]
+        elif role == "assistant":
+            if message.get("content") is not None or not message.get("tool_calls"):
+                self.add_assistant(message.get("content"))  # type: ignore[arg-type]
+            for call in message.get("tool_calls") or ():
+                fn = call.get("function") if isinstance(call, Mapping) else None
+                if not isinstance(fn, Mapping):
+                    raise InputError("a tool call needs 'id' and 'function' (OpenAI format)")
+                self.add_tool_use(fn.get("name"), fn.get("arguments", ""), call.get("id"))  # type: ignore[arg-type]
+        elif role == "tool":
+            self.add_tool_result(message.get("tool_call_id"), message.get("content"))  # type: ignore[arg-type]
+        else:
+            raise InputError(
+                f"role {role!r} does not belong in a session: use user, assistant or tool "
+                "(the system prompt is the builder's soul)"
+            )
+
+    # --- compaction ---------------------------------------------------------------------
+    @property
+    def summarizer(self) -> Summarizer:
+        """The summarizer compaction uses (the lifecycle's, made on first use)."""
+        if self._summarizer is None:
+            self._summarizer = make_summarizer(self.settings)
+        return self._summarizer
+
+    def compact(self) -> Compaction | None:
+        """Summarize the older messages, keep the newest; None when nothing is older."""
+        store = None
+        if self.memory is not None and self.user_id is not None:
+            memory, user_id = self.memory, self.user_id
+            store = lambda states: memory.update_memory(states, user_id=user_id)  # noqa: E731
+        result = compact_history(
+            self._messages,
+            self._tokens,
+            settings=self.settings,
+            summarizer=self.summarizer,
+            store=store,
+            previous_summary=self.summary,
+            count=self.count,
+        )
+        if result is None:
+            return None
+        del self._messages[: result.keep_from]
+        del self._tokens[: result.keep_from]
+        self._total = sum(self._tokens)
+        self.summary = result.summary
+        self.summary_message = None
+        self.summary_tokens = 0
+        if result.summary:
+            text = f"<conversation_summary>\n{result.summary}\n</conversation_summary>"
+            self.summary_message = {"role": "system", "content": text}
+            self.summary_tokens = self._cost(self.summary_message)
+        self.restored = result.restored
+        self.restored_message = None
+        self.restored_tokens = 0
+        if result.restored:
+            self.restored_message = {"role": "system", "content": render_restored(result.restored)}
+            self.restored_tokens = self._cost(self.restored_message)
+        self.compactions.append(result)
+        return result
+
+    # --- internals ----------------------------------------------------------------------
+    def _cost(self, message: Mapping[str, Any]) -> int:
+        return message_tokens(message, self.count, self.settings.message_overhead_tokens)
+
+    def _append(self, message: dict[str, Any], *, check: bool = True) -> None:
+        tokens = self._cost(message)
+        self._messages.append(message)
+        self._tokens.append(tokens)
+        self._total += tokens
+        # Not while a call waits for its result: compaction would keep the pair anyway,
+        # but summarizing half a tool exchange helps nobody.
+        if check and self.auto_compact and not self._pending and self.needs_compaction():
+            self.compact()
+
+    def _no_pending(self, what: str) -> None:
+        if self._pending:
+            ids = ", ".join(repr(i) for i in self._pending)
+            raise InputError(
+                f"tool call(s) {ids} have no result yet; add_tool_result(...) before {what}"
+            )

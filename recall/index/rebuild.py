@@ -1,0 +1,276 @@
+"""Offline reindexing and repair: ``recall reindex`` and ``recall check``.
+
+The store is the source of truth, so an index can always be rebuilt from it. A reindex:
+
+1. diffs, per user, the store's content hashes against the target spec's vectors in Chroma
+   (missing or changed records are embedded, orphan vectors removed): a killed run simply
+   continues, and a run on an up-to-date index embeds nothing;
+2. streams the work through a bounded pipeline (store reads | embedding | Chroma writes,
+   each in its own thread) so that I/O overlaps the embedding;
+3. switches over atomically at the end (one SQLite write of the spec fingerprint) when the
+   spec changed; until then, processes on the old spec keep serving from the old vectors.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ConfigError
+from ..memory import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
+from ..models import Record
+from ..settings import Settings
+from ..store.sqlite import Store, content_hash
+from .embed import load_embedder
+from .spec import IndexSpec
+from .vector import VectorIndex
+
+__all__ = ["CheckRow", "ReindexReport", "check", "reindex"]
+
+log = logging.getLogger(__name__)
+_SPEC_NAME_KEY = "index_spec_name"
+_DONE = object()
+
+
+@dataclass
+class ReindexReport:
+    """What a reindex did."""
+
+    spec: str
+    fingerprint: str
+    users: int = 0
+    records: int = 0
+    embedded: int = 0
+    removed: int = 0
+    seconds: float = 0.0
+    switched: bool = False
+    remaining_users: list[str] = field(default_factory=list)
+
+    @property
+    def records_per_s(self) -> float:
+        return self.embedded / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass
+class CheckRow:
+    """One user's state in ``recall check``."""
+
+    user_id: str
+    records: int
+    vectors: int
+    store_version: int
+    index_version: int
+    missing: int  # in the store, not (or stale) in the index
+    orphans: int  # in the index, not in the store
+
+    @property
+    def ok(self) -> bool:
+        return self.missing == 0 and self.orphans == 0 and self.store_version == self.index_version
+
+
+@dataclass
+class _Plan:
+    user_id: str
+    version: int
+    stale: list[str]
+    orphans: list[str]
+
+
+def _plan(store: Store, vectors: VectorIndex, user_id: str) -> _Plan:
+    # The version is read before the hashes: a write landing in between is indexed now
+    # but recorded as not yet reflected, so the next reader reconciles again (harmless).
+    version = store.version(user_id)
+    want = store.hashes(user_id)
+    have = vectors.hashes(user_id)
+    stale = sorted(i for i, h in want.items() if have.get(i) != h)
+    orphans = sorted(i for i in have if i not in want)
+    return _Plan(user_id, version, stale, orphans)
+
+
+def _read_batches(
+    store: Store, plans: Sequence[_Plan], size: int
+) -> Iterator[tuple[str, list[Record]]]:
+    for plan in plans:
+        for i in range(0, len(plan.stale), size):
+            yield plan.user_id, store.records(plan.user_id, ids=plan.stale[i : i + size])
+
+
+def _pipeline(
+    store: Store,
+    vectors: VectorIndex,
+    embed: Callable[[list[str]], Any],
+    plans: Sequence[_Plan],
+    *,
+    key: str,
+    batch: int,
+    on_batch: Callable[[int], None],
+) -> None:
+    """Read | embed | write, overlapped through bounded queues; marks users as they finish."""
+    todo: queue.Queue[Any] = queue.Queue(maxsize=4)
+    done: queue.Queue[Any] = queue.Queue(maxsize=4)
+    errors: list[BaseException] = []
+    left = {p.user_id: len(p.stale) for p in plans}
+    by_user = {p.user_id: p for p in plans}
+
+    def finish(user_id: str) -> None:
+        plan = by_user[user_id]
+        vectors.delete(user_id, plan.orphans)
+        store.set_index_version(key, user_id, plan.version)
+
+    def reader() -> None:
+        try:
+            for item in _read_batches(store, plans, batch):
+                todo.put(item)
+        except BaseException as exc:  # surfaced in the main thread
+            errors.append(exc)
+        finally:
+            todo.put(_DONE)
+
+    def writer() -> None:
+        try:
+            while (item := done.get()) is not _DONE:
+                user_id, records, vecs = item
+                vectors.upsert(
+                    user_id,
+                    [r.id for r in records],
+                    vecs,
+                    [r.kind for r in records],
+                    [content_hash(r.text) for r in records],
+                )
+                left[user_id] -= len(records)
+                if left[user_id] == 0:
+                    finish(user_id)
+                on_batch(len(records))
+        except BaseException as exc:
+            errors.append(exc)
+            while done.get() is not _DONE:  # drain so the embedder never blocks forever
+                pass
+
+    for plan in plans:
+        if not plan.stale:
+            finish(plan.user_id)
+    threads = [threading.Thread(target=reader, daemon=True)]
+    threads.append(threading.Thread(target=writer, daemon=True))
+    for t in threads:
+        t.start()
+    try:
+        while (item := todo.get()) is not _DONE:
+            if errors:
+                break
+            user_id, records = item
+            done.put((user_id, records, embed([r.text for r in records])))
+    finally:
+        done.put(_DONE)
+        for t in threads:
+            t.join(timeout=60)
+    if errors:
+        raise errors[0]
+
+
+def reindex(
+    settings: Settings,
+    spec: IndexSpec,
+    *,
+    users: Sequence[str] | None = None,
+    keep_old: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> ReindexReport:
+    """Bring ``spec``'s index up to the store; switch to it if all users are done.
+
+    ``users`` limits the work (a spec change then switches only once every user has been
+    reindexed); ``progress(done, total)`` is called after every written batch.
+    """
+    started = time.perf_counter()
+    store = Store(settings.path / "recall.sqlite3")
+    try:
+        vectors = vector_index(settings, spec, vector_partitions(store, settings))
+        everyone = store.users()
+        scope = list(everyone if users is None else users)
+        unknown = sorted(set(scope) - set(everyone))
+        if unknown:
+            raise ConfigError(f"no such users in {settings.path}: {unknown[:5]}")
+        report = ReindexReport(spec=spec.name, fingerprint=spec.fingerprint, users=len(scope))
+        plans = [_plan(store, vectors, u) for u in scope]
+        total = sum(len(p.stale) for p in plans)
+        report.records = sum(len(store.hashes(u)) for u in scope)
+        report.removed = sum(len(p.orphans) for p in plans)
+        embedder = load_embedder(spec.embedder, device=settings.embed_device)
+        written = 0
+
+        def on_batch(n: int) -> None:
+            nonlocal written
+            written += n
+            if progress is not None:
+                progress(written, total)
+
+        if progress is not None:
+            progress(0, total)
+        _pipeline(
+            store,
+            vectors,
+            embedder.embed_documents,
+            plans,
+            key=index_key(spec),
+            batch=settings.reindex_batch_size,
+            on_batch=on_batch,
+        )
+        report.embedded = total
+        report.remaining_users = [
+            u for u in everyone if store.index_version(index_key(spec), u) != store.version(u)
+        ]
+        old = store.get_meta(FINGERPRINT_KEY)
+        if old != spec.fingerprint and not report.remaining_users:
+            # The switch: one committed write. Until here, the old spec kept serving.
+            with store.transaction() as db:
+                db.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?), (?, ?)",
+                    (FINGERPRINT_KEY, spec.fingerprint, _SPEC_NAME_KEY, spec.name),
+                )
+            report.switched = True
+            if not keep_old:
+                _drop_other_collections(vectors, keep=f"recall-{spec.vector_fingerprint}-")
+        report.seconds = time.perf_counter() - started
+        return report
+    finally:
+        store.close()
+
+
+def _drop_other_collections(vectors: VectorIndex, keep: str) -> None:
+    client = vectors.client
+    for c in client.list_collections():
+        name = c if isinstance(c, str) else c.name
+        if name.startswith("recall-") and not name.startswith(keep):
+            try:
+                client.delete_collection(name)
+            except Exception as exc:  # a leftover collection is harmless: say so, go on
+                log.warning("recall: switched, but could not drop old collection %s: %s", name, exc)
+
+
+def check(settings: Settings, spec: IndexSpec) -> tuple[str | None, list[CheckRow]]:
+    """Compare store and index per user: (built fingerprint, one row per user)."""
+    store = Store(settings.path / "recall.sqlite3")
+    try:
+        vectors = vector_index(settings, spec, vector_partitions(store, settings))
+        rows = []
+        for user_id in store.users():
+            want = store.hashes(user_id)
+            have = vectors.hashes(user_id)
+            rows.append(
+                CheckRow(
+                    user_id=user_id,
+                    records=len(want),
+                    vectors=len(have),
+                    store_version=store.version(user_id),
+                    index_version=store.index_version(index_key(spec), user_id),
+                    missing=sum(1 for i, h in want.items() if have.get(i) != h),
+                    orphans=sum(1 for i in have if i not in want),
+                )
+            )
+        return store.get_meta(FINGERPRINT_KEY), rows
+    finally:
+        store.close()

@@ -1,0 +1,135 @@
+"""Index specs: what an index is built with, and its fingerprint.
+
+A spec lives in ``indexes/NAME.toml`` (see ``indexes/default.toml``). The fingerprint
+covers everything that changes the index's contents (embedder and dimension, BM25 variant
+and parameters, tokenizer, passage size), not query-time knobs such as alpha.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+from ..text.tokenize import BASE_TOKENIZER, Analyzer
+from .keyword import BM25Params
+
+__all__ = ["IndexSpec", "load_spec"]
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def _spec_dir() -> Path:
+    # A wheel carries the repository's top-level ``indexes/`` as ``recall/indexes`` (see
+    # pyproject.toml); a source checkout (or an editable install) reads ``indexes/`` itself.
+    for candidate in (_PACKAGE / "indexes", _PACKAGE.parent / "indexes"):
+        if candidate.is_dir():
+            return candidate
+    return _PACKAGE / "indexes"
+
+
+#: Where the shipped specs live.
+SPEC_DIR = _spec_dir()
+
+
+@dataclass(frozen=True)
+class IndexSpec:
+    """An index spec: embedder, BM25, tokenizer, fusion alpha, passage size."""
+
+    name: str = "default"
+    embedder: str = "minilm+use-multilingual"
+    dimension: int = 896
+    bm25: BM25Params = field(default_factory=lambda: BM25Params(k1=0.9, b=0.4))
+    tokenizer: str = BASE_TOKENIZER
+    analyzer: Analyzer = field(default_factory=lambda: Analyzer(stem=True, stopwords=True))
+    alpha: float = 0.5
+    passage_tokens: int = 200
+
+    @property
+    def vector_fingerprint(self) -> str:
+        """A short hash of what determines the stored vectors (embedder and dimension).
+
+        Vector collections are named by it, so a spec change that keeps the embedder (say,
+        new BM25 parameters: the keyword leg is rebuilt from the store in memory anyway)
+        reuses every stored vector.
+        """
+        data = {"embedder": self.embedder, "dimension": self.dimension}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of everything that determines the built index."""
+        data = {
+            "embedder": self.embedder,
+            "dimension": self.dimension,
+            "bm25": asdict(self.bm25),
+            "tokenizer": self.analyzer.name,
+            "passage_tokens": self.passage_tokens,
+        }
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
+
+    @classmethod
+    def from_toml(cls, data: dict[str, Any], *, source: str) -> IndexSpec:
+        """Build a spec from parsed TOML, with a ConfigError naming ``source`` on bad data."""
+        try:
+            d = cls()  # a key left out takes the default spec's value
+            emb = data.get("embedder", {})
+            bm = data.get("bm25", {})
+            tok = data.get("tokenizer", {})
+            spec = cls(
+                name=str(data.get("name", Path(source).stem)),
+                embedder=str(emb.get("name", d.embedder)),
+                dimension=int(emb.get("dimension", d.dimension)),
+                bm25=BM25Params(
+                    method=str(bm.get("method", d.bm25.method)),
+                    k1=float(bm.get("k1", d.bm25.k1)),
+                    b=float(bm.get("b", d.bm25.b)),
+                    delta=float(bm.get("delta", d.bm25.delta)),
+                ),
+                tokenizer=str(tok.get("name", BASE_TOKENIZER)),
+                analyzer=Analyzer(
+                    stem=_flag(tok, "stem", d.analyzer.stem, source),
+                    stopwords=_flag(tok, "stopwords", d.analyzer.stopwords, source),
+                ),
+                alpha=float(data.get("fusion", {}).get("alpha", d.alpha)),
+                passage_tokens=int(data.get("passages", {}).get("max_tokens", d.passage_tokens)),
+            )
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise ConfigError(f"index spec {source} is invalid: {exc}") from exc
+        if spec.tokenizer != BASE_TOKENIZER:
+            raise ConfigError(f"index spec {source}: unknown tokenizer {spec.tokenizer!r}")
+        if spec.bm25.method not in ("lucene", "robertson", "atire", "bm25l", "bm25+"):
+            raise ConfigError(f"index spec {source}: unknown BM25 method {spec.bm25.method!r}")
+        if not 0.0 <= spec.alpha <= 1.0:
+            raise ConfigError(f"index spec {source}: alpha must be in [0, 1]")
+        return spec
+
+
+def _flag(table: dict[str, Any], key: str, default: bool, source: str) -> bool:
+    value = table.get(key, default)
+    if not isinstance(value, bool):
+        raise ConfigError(f"index spec {source}: [tokenizer] {key} must be true or false")
+    return value
+
+
+def load_spec(name_or_path: str) -> IndexSpec:
+    """Load ``indexes/NAME.toml`` or a ``.toml`` path; "default" works without the folder."""
+    path = Path(name_or_path)
+    if path.suffix != ".toml":
+        path = SPEC_DIR / f"{name_or_path}.toml"
+    if not path.is_file():
+        if name_or_path == "default":
+            return IndexSpec()  # an installed wheel has no indexes/ folder
+        raise ConfigError(
+            f"index spec {name_or_path!r} not found (looked for {path}); pass a path to a "
+            f".toml file or one of: {sorted(p.stem for p in SPEC_DIR.glob('*.toml'))}"
+        )
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read index spec {path}: {exc}") from exc
+    return IndexSpec.from_toml(data, source=str(path))

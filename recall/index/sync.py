@@ -1,0 +1,122 @@
+"""Keeping the vector index in step with the store.
+
+The store is the source of truth and commits first. The vector index records, per user,
+the store version it reflects (``index_state``). After a write, the writer embeds and
+upserts what it wrote and moves the recorded version only from the exact previous one;
+anything else (a crash between the two commits, a racing writer, another process) leaves
+the index lagging, and the next reader's :meth:`IndexSync.ensure` catches up by diffing
+content hashes, which is idempotent.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+
+from ..errors import StoreError
+from ..models import Record
+from ..store.sqlite import Store, content_hash
+from .embed import Embedder
+from .vector import VectorIndex
+
+__all__ = ["IndexSync"]
+
+log = logging.getLogger(__name__)
+
+
+class IndexSync:
+    """Brings one spec's vector index up to the store's version, per user."""
+
+    def __init__(
+        self,
+        store: Store,
+        vectors: VectorIndex,
+        embedder: Callable[[], Embedder],
+        *,
+        key: str,
+        batch_size: int,
+    ) -> None:
+        self.store = store
+        self.vectors = vectors
+        self._embedder = embedder
+        self.key = key
+        self._batch = batch_size
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    def _lock(self, user_id: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(user_id, threading.Lock())
+
+    def _embed_upsert(self, user_id: str, records: Sequence[Record]) -> int:
+        embedder = self._embedder()
+        for i in range(0, len(records), self._batch):
+            chunk = records[i : i + self._batch]
+            vecs = embedder.embed_documents([r.text for r in chunk])
+            self.vectors.upsert(
+                user_id,
+                [r.id for r in chunk],
+                vecs,
+                [r.kind for r in chunk],
+                [content_hash(r.text) for r in chunk],
+            )
+        return len(records)
+
+    def after_write(
+        self,
+        user_id: str,
+        version: int,
+        written: Sequence[Record] = (),
+        deleted: Sequence[str] = (),
+    ) -> None:
+        """Index what a write just committed at ``version`` (fast path).
+
+        The write is already safe in the store. If the vector store is unreachable now, the
+        index is left lagging (logged) and the next read catches up: raising here would tell
+        the caller that a write failed when it did not.
+        """
+        with self._lock(user_id):
+            try:
+                self._embed_upsert(user_id, written)
+                self.vectors.delete(user_id, list(deleted))
+            except StoreError as exc:
+                log.warning("recall: stored, index left lagging for %s: %s", user_id, exc)
+                return
+            moved = self.store.set_index_version(self.key, user_id, version, expected=version - 1)
+        if not moved:
+            # Another writer got between our store commit and here: reconcile by content.
+            self.ensure(user_id)
+
+    def lag(self, user_id: str) -> bool:
+        """True when the index does not reflect the user's store version."""
+        return self.store.index_version(self.key, user_id) != self.store.version(user_id)
+
+    def ensure(self, user_id: str) -> int:
+        """Catch the user's vectors up with the store; returns records (re-)embedded."""
+        if not self.lag(user_id):
+            return 0
+        with self._lock(user_id):
+            embedded = 0
+            # Loop: a write may land while we reconcile; its own fast path or the next
+            # round picks it up. Three rounds bound the work under a write storm.
+            for _ in range(3):
+                version = self.store.version(user_id)
+                if self.store.index_version(self.key, user_id) == version:
+                    break
+                want = self.store.hashes(user_id)
+                have = self.vectors.hashes(user_id)
+                stale = [i for i, h in want.items() if have.get(i) != h]
+                orphans = [i for i in have if i not in want]
+                if stale:
+                    embedded += self._embed_upsert(user_id, self.store.records(user_id, ids=stale))
+                self.vectors.delete(user_id, orphans)
+                self.store.set_index_version(self.key, user_id, version)
+                if stale or orphans:
+                    log.info(
+                        "recall: caught up user %s: %d embedded, %d orphans removed",
+                        user_id,
+                        len(stale),
+                        len(orphans),
+                    )
+            return embedded

@@ -1,0 +1,1 @@
+"""The memory lifecycle: conversation states to summaries, promotion, the article."""

@@ -1,0 +1,317 @@
+"""The memory lifecycle: update_memory, short-term summaries, promotion, long-term article.
+
+Flow (seed 003)::
+
+    states ─validate─▶ summarize ─▶ short_term record ──(more than 20?)──▶ promote oldest 5
+    promote: reconstruct(old chapters, 5 summaries) ─▶ ONE transaction:
+             article version + 1 (optimistic: a writer that lost the race retries),
+             the 5 summaries -> kind "archive" (linked to that version; nothing is deleted),
+             old Dynamic passages out, new ones in (kind "dynamic"), store version + 1
+
+The lifecycle writes only to the store; the indexes follow the store's version by
+themselves, so a reader never sees passages of two chapter versions. Every call is
+journaled (:mod:`recall.journal`), which makes background mode and crash recovery the same
+code path.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ..errors import InputError, StoreError
+from ..index.embed import Embedder
+from ..llm import LLMClient
+from ..models import Record, utcnow, validate_user_id
+from ..settings import Settings
+from ..store.articles import (
+    LongTerm,
+    archive_records,
+    dynamic_records,
+    ensure_tables,
+    insert_version,
+    latest_version,
+    read_version,
+)
+from ..store.journal import JOBS_SCHEMA, Journal, Worker, new_job_id
+from ..store.sqlite import Store
+from ..text.tokenize import split_passages
+from ..text.tokens import count_tokens
+from .answer import AnswerWithSummary, parse_answer_with_summary
+from .article import Article
+from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
+from .states import check_text, to_turns
+from .summarize import ExtractiveSummarizer, LLMSummarizer, Summarizer
+
+__all__ = [
+    "AnswerWithSummary",
+    "Lifecycle",
+    "LongTerm",
+    "UpdateResult",
+    "parse_answer_with_summary",
+]
+
+log = logging.getLogger(__name__)
+
+
+class UpdateResult(BaseModel):
+    """What one update_memory call did (or, with ``queued``, will do)."""
+
+    user_id: str
+    job_id: str
+    summary_id: str = Field(description="Id of the short-term summary (known even if queued).")
+    queued: bool = Field(False, description="Background mode: the work runs on the worker.")
+    promoted: bool = Field(False, description="True when at least one promotion ran.")
+    promoted_ids: list[str] = Field(default_factory=list, description="Summaries promoted.")
+    versions: list[int] = Field(default_factory=list, description="Chapter versions written.")
+    version: int = Field(0, description="The user's chapter version after the call.")
+    short_term_count: int = Field(0, description="Short-term summaries after the call.")
+
+
+class _Conflict(Exception):
+    """Another writer promoted first; re-read and retry."""
+
+
+def _user(user_id: object) -> str:
+    try:
+        return validate_user_id(user_id)
+    except ValueError as exc:
+        raise InputError(f"{exc}; pass user_id='...' naming whose memory this is") from exc
+
+
+class Lifecycle:
+    """Summaries, promotion and long-term articles of one store (see the module docs)."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        embedder_fn: Callable[[], Embedder],
+        summarizer: Summarizer | None = None,
+        reconstructor: Reconstructor | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.count: Callable[[str], int] = lambda t: count_tokens(t, settings.encoding)
+        client = None
+        if summarizer is None or reconstructor is None:
+            client = LLMClient.from_settings(settings)
+        offline_sum = ExtractiveSummarizer(count=self.count, max_chars=settings.max_states_chars)
+        self.summarizer: Summarizer = summarizer or (
+            offline_sum if client is None else LLMSummarizer(client, offline_sum)
+        )
+        offline_rec = OfflineReconstructor(
+            embedder_fn,
+            chapter_tokens=settings.chapter_tokens,
+            dedup_similarity=settings.dedup_similarity,
+            count=self.count,
+        )
+        self.reconstructor: Reconstructor = reconstructor or (
+            offline_rec if client is None else LLMReconstructor(client, offline_rec)
+        )
+        ensure_tables(store)
+        ensure_tables(store, JOBS_SCHEMA)
+        self.journal = Journal(store)
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+        self._worker = Worker(self._run_job)
+        #: Promotions that lost the optimistic race and were redone (for tests and stats).
+        self.conflicts = 0
+        for job_id in self.journal.unfinished():  # a previous process died mid-job
+            self._worker.submit(job_id)
+
+    # --- public API ---------------------------------------------------------------------
+    def update_memory(
+        self, states: str | Sequence[Any], *, user_id: str, background: bool = False
+    ) -> UpdateResult:
+        """Store ``states`` as a short-term summary; promote when over capacity.
+
+        ``states`` is a summary string (stored as is) or OpenAI-format chat messages
+        (summarized first). With ``background`` the states are journaled and the call
+        returns at once; :meth:`flush` waits for the worker.
+        """
+        uid = _user(user_id)
+        payload = self._payload(states)
+        job_id, at = new_job_id()
+        if background:
+            self.journal.add(job_id, uid, at, payload)
+            self._worker.submit(job_id)
+            return UpdateResult(
+                user_id=uid,
+                job_id=job_id,
+                summary_id=f"st-{job_id}",
+                queued=True,
+                version=self.long_term(uid).version,
+                short_term_count=len(self.short_term(uid)),
+            )
+        summary = self._summarize(payload)
+        with self.store.transaction() as db:
+            Journal.add_summarized(db, job_id, uid, at)
+            summary_id = self._put_summary(db, uid, job_id, at, summary, payload)
+        try:
+            promotions = self._promote_all(uid)
+        except Exception:
+            # The summary is safe; the worker retries the promotion (bounded by job_attempts).
+            self._worker.submit(job_id)
+            raise
+        self.journal.finish(job_id)
+        return UpdateResult(
+            user_id=uid,
+            job_id=job_id,
+            summary_id=summary_id,
+            promoted=bool(promotions),
+            promoted_ids=[i for p in promotions for i in p[1]],
+            versions=[p[0] for p in promotions],
+            version=self.long_term(uid).version,
+            short_term_count=len(self.short_term(uid)),
+        )
+
+    def should_summarize(self, messages: Sequence[Any]) -> bool:
+        """True once ``messages`` reach ``Settings.summarize_threshold_tokens``."""
+        total = 0
+        for turn in to_turns(messages, max_chars=2**62):
+            total += self.count(turn.text) + 4  # role and framing, as chat formats count
+            if total >= self.settings.summarize_threshold_tokens:
+                return True
+        return False
+
+    def long_term(self, user_id: str, version: int | None = None) -> LongTerm:
+        """The user's long-term article, newest or a past ``version``."""
+        return read_version(self.store, _user(user_id), version)
+
+    def short_term(self, user_id: str) -> list[Record]:
+        """The user's current short-term summaries, oldest first."""
+        return self.store.records(_user(user_id), kinds=["short_term"])
+
+    def failed_jobs(self) -> list[Any]:
+        """Background jobs that gave up, with their errors."""
+        return self.journal.failed()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait for the background queue to drain; False on timeout."""
+        return self._worker.flush(timeout)
+
+    def close(self, timeout: float | None = None) -> None:
+        """Drain the queue and stop the worker (unfinished jobs resume at next open)."""
+        self._worker.close(timeout)
+
+    # --- steps --------------------------------------------------------------------------
+    def _payload(self, states: object) -> dict[str, Any]:
+        if isinstance(states, str):
+            text = check_text(states, what="states", max_chars=self.settings.max_text_chars)
+            if not text.strip():
+                raise InputError("states is an empty string: there is nothing to remember")
+            return {"text": text}
+        turns = to_turns(states, max_chars=self.settings.max_states_chars)
+        # Journaled flattened, so a stored job needs no foreign objects to be replayed.
+        return {"messages": [{"role": t.role, "content": t.text, "name": t.name} for t in turns]}
+
+    def _summarize(self, payload: dict[str, Any]) -> str:
+        if "text" in payload:
+            return str(payload["text"])
+        messages = [{k: v for k, v in m.items() if v is not None} for m in payload["messages"]]
+        return self.summarizer.summarize(messages, budget_tokens=self.settings.summary_tokens)
+
+    def _put_summary(
+        self, db: Any, uid: str, job_id: str, at: datetime, text: str, payload: dict[str, Any]
+    ) -> str:
+        source = "text" if "text" in payload else "messages"
+        record = Record(
+            id=f"st-{job_id}",
+            user_id=uid,
+            kind="short_term",
+            text=text,
+            created_at=at,
+            tokens=self.count(text),
+            metadata={"source": source, "job": job_id},
+        )
+        Store.put_in(db, [record])
+        Store.bump_version(db, uid)
+        return record.id
+
+    def _run_job(self, job_id: str) -> bool:
+        """Run one journaled job; True asks the worker to try it again."""
+        try:
+            job = self.journal.get(job_id)
+            if job is None:
+                return False  # done already (another runner, or before a restart)
+            if job.status == "pending" and job.payload is not None:
+                summary = self._summarize(job.payload)
+                with self.store.transaction() as db:
+                    if Journal.mark_summarized(db, job_id):
+                        self._put_summary(
+                            db, job.user_id, job_id, job.created_at, summary, job.payload
+                        )
+            elif job.status != "summarized":
+                return False  # failed: kept for inspection, never retried here
+            self._promote_all(job.user_id)
+            self.journal.finish(job_id)
+            return False
+        except Exception as exc:  # a bad job must not stop the queue; it is retried
+            log.warning("recall: background job %s failed: %s", job_id, exc)
+            retry = not isinstance(exc, InputError)
+            return self.journal.record_failure(
+                job_id, str(exc), self.settings.job_attempts if retry else 1
+            )
+
+    def _lock(self, user_id: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(user_id, threading.Lock())
+
+    def _promote_all(self, uid: str) -> list[tuple[int, list[str]]]:
+        """Promote the oldest summaries until the user is within capacity."""
+        done: list[tuple[int, list[str]]] = []
+        conflicts = 0
+        with self._lock(uid):  # one promoter per user in this process; others race safely
+            while True:
+                shorts = self.store.records(uid, kinds=["short_term"])
+                if len(shorts) <= self.settings.short_term_capacity:
+                    return done
+                batch = shorts[: self.settings.promote_count]
+                current = read_version(self.store, uid)
+                article = self.reconstructor.reconstruct(current.article(), [r.text for r in batch])
+                try:
+                    done.append(
+                        (self._commit(uid, current.version, batch, article), [r.id for r in batch])
+                    )
+                except _Conflict:
+                    conflicts += 1
+                    self.conflicts += 1
+                    if conflicts >= self.settings.promote_attempts:
+                        raise StoreError(
+                            f"promotion for user {uid!r} lost the race {conflicts} times; "
+                            "another process keeps writing this user: retry later"
+                        ) from None
+
+    def _commit(self, uid: str, expected: int, batch: list[Record], article: Article) -> int:
+        now = utcnow()
+        version = expected + 1
+        ids = [r.id for r in batch]
+        passages = split_passages(article.dynamic, self.settings.passage_tokens, self.count)
+        dynamic = dynamic_records(uid, version, passages, now, self.count)
+        archives = archive_records(batch, version, now)
+        marks = ",".join("?" * len(ids))
+        with self.store.transaction() as db:
+            if latest_version(db, uid) != expected:
+                raise _Conflict
+            still = db.execute(
+                f"SELECT COUNT(*) FROM records WHERE user_id = ? AND kind = 'short_term' "
+                f"AND id IN ({marks})",
+                (uid, *ids),
+            ).fetchone()[0]
+            if still != len(ids):
+                raise _Conflict
+            insert_version(db, uid, version, article, now, ids)
+            db.execute(
+                f"DELETE FROM records WHERE user_id = ? AND (id IN ({marks}) OR kind = 'dynamic')",
+                (uid, *ids),
+            )
+            Store.put_in(db, archives + dynamic)
+            Store.bump_version(db, uid)
+        log.info("recall: user %s promoted %d summaries -> version %d", uid, len(ids), version)
+        return version

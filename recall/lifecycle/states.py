@@ -1,0 +1,163 @@
+"""Conversation states as update_memory receives them: validated, then flattened into turns.
+
+``states`` is either a summary string or a list of chat messages in the OpenAI format, tool
+calls included. Everything is checked before anything is written, and every rejection is an
+:class:`~recall.errors.InputError` that says which message is wrong and how.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from ..errors import InputError
+
+__all__ = ["ROLES", "Turn", "check_text", "render_turns", "to_turns"]
+
+#: Roles of the OpenAI chat format ("function" is the legacy tool role).
+ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+# Content parts that carry no text are kept as a short marker so the summary says they were
+# there without inventing their content.
+_MARKERS = {"image_url": "[image]", "input_audio": "[audio]", "file": "[file]"}
+
+
+class Turn(NamedTuple):
+    """One message flattened to text: ``role``, ``text`` and the tool ``name`` if any."""
+
+    role: str
+    text: str
+    name: str | None = None
+
+
+def check_text(text: str, *, what: str, max_chars: int) -> str:
+    """``text`` if it is storable: not blank, no NUL, valid UTF-8, at most ``max_chars``."""
+    if not isinstance(text, str):
+        raise InputError(f"{what} must be a string, got {type(text).__name__}")
+    if len(text) > max_chars:
+        raise InputError(
+            f"{what} has {len(text):,} characters, more than the {max_chars:,} allowed; "
+            "summarize it first or split it into several update_memory calls"
+        )
+    _encodable(text, what)
+    if "\x00" in text:
+        raise InputError(f"{what} contains a NUL character; strip it before passing the text")
+    return text
+
+
+def _encodable(text: str, what: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            f"{what} is not valid UTF-8 (a lone surrogate at character {exc.start}); decode "
+            "the source with errors='replace' first"
+        ) from exc
+
+
+def _content(value: object, where: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Sequence):
+        out: list[str] = []
+        for j, part in enumerate(value):
+            if not isinstance(part, Mapping):
+                raise InputError(f"{where}: content part {j} must be an object with a 'type'")
+            kind = part.get("type")
+            if kind in ("text", "refusal") or "text" in part:
+                text = part.get("text", part.get("refusal"))
+                if not isinstance(text, str):
+                    raise InputError(f"{where}: content part {j} has no string 'text'")
+                out.append(text)
+            elif kind in _MARKERS:
+                out.append(_MARKERS[kind])
+            else:
+                raise InputError(f"{where}: content part {j} has unknown type {kind!r}")
+        return "\n".join(out)
+    raise InputError(f"{where}: 'content' must be a string, a list of parts or null")
+
+
+def _tool_calls(value: object, where: str, names: dict[str, str]) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise InputError(f"{where}: 'tool_calls' must be a list")
+    out = []
+    for j, call in enumerate(value):
+        fn = call.get("function") if isinstance(call, Mapping) else None
+        name = fn.get("name") if isinstance(fn, Mapping) else None
+        if not isinstance(name, str) or not name:
+            raise InputError(f"{where}: tool call {j} needs function.name (OpenAI format)")
+        args = fn.get("arguments", "") if isinstance(fn, Mapping) else ""
+        if not isinstance(args, str):
+            args = json.dumps(args, ensure_ascii=False)
+        if isinstance(call, Mapping) and isinstance(call.get("id"), str):
+            names[call["id"]] = name  # lets the tool's reply be labelled with the tool name
+        out.append(f"called {name}({args})")
+    return out
+
+
+def _as_mapping(message: object) -> Mapping[str, Any] | None:
+    if isinstance(message, Mapping):
+        return message
+    # Messages straight from the openai SDK are pydantic models.
+    dump = getattr(message, "model_dump", None)
+    if callable(dump):
+        data = dump(exclude_none=True)
+        return data if isinstance(data, Mapping) else None
+    return None
+
+
+def to_turns(messages: object, *, max_chars: int) -> list[Turn]:
+    """Validate OpenAI-format ``messages`` and flatten each into a :class:`Turn`."""
+    if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
+        raise InputError(f"messages must be a list of chat messages, got {type(messages).__name__}")
+    if not messages:
+        raise InputError("messages is empty: there is nothing to remember")
+    turns: list[Turn] = []
+    names: dict[str, str] = {}
+    total = 0
+    for i, raw in enumerate(messages):
+        where = f"message {i}"
+        message = _as_mapping(raw)
+        if message is None:
+            raise InputError(f"{where} must be an object with 'role' and 'content'")
+        role = message.get("role")
+        if role not in ROLES:
+            raise InputError(f"{where} has unknown role {role!r}; use one of {sorted(ROLES)}")
+        parts = [_content(message.get("content"), where)]
+        parts += _tool_calls(message.get("tool_calls"), where, names)
+        name = message.get("name")
+        if name is not None and not isinstance(name, str):
+            raise InputError(f"{where}: 'name' must be a string")
+        if role in ("tool", "function") and name is None:
+            call_id = message.get("tool_call_id")
+            name = names.get(call_id, call_id) if isinstance(call_id, str) else None
+        text = "\n".join(p for p in parts if p.strip())
+        total += len(text)
+        if total > max_chars:
+            raise InputError(
+                f"the messages hold more than {max_chars:,} characters; call update_memory "
+                "when should_summarize() first says so, or split the states"
+            )
+        _encodable(text, where)
+        if "\x00" in text:
+            raise InputError(f"{where} contains a NUL character; strip it first")
+        turns.append(Turn(str(role), text, name))
+    if not any(t.text.strip() for t in turns):
+        raise InputError("every message is empty: there is nothing to remember")
+    return turns
+
+
+def render_turns(turns: Sequence[Turn]) -> str:
+    """Turns as a plain transcript, one ``Role: text`` block per message."""
+    return "\n\n".join(_label(t) + t.text for t in turns if t.text.strip())
+
+
+def _label(turn: Turn) -> str:
+    if turn.role in ("tool", "function"):
+        return f"Tool result ({turn.name}): " if turn.name else "Tool result: "
+    role = turn.role.capitalize()
+    return f"{role} ({turn.name}): " if turn.name else f"{role}: "

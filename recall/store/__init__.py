@@ -1,0 +1,1 @@
+"""The store: the source of truth, every SQL statement recall runs."""

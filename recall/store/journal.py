@@ -1,0 +1,242 @@
+"""The durable job journal (table ``lt_jobs``) and the background worker that drains it.
+
+A job is one update_memory call. Its life::
+
+    pending ──summary written (same transaction)──▶ summarized ──promotions done──▶ (deleted)
+       └── fails job_attempts times ──▶ failed (kept, with the error)
+
+``background=True`` writes the job (with its states) as ``pending`` before returning; a
+foreground call writes it straight as ``summarized`` together with its summary. Either way
+a job that is still in the table after a crash is resumed when the lifecycle starts: a
+pending one is summarized (the transition is conditional, so two resumers cannot both write
+its summary), a summarized one re-runs the promotion check, which is idempotent.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, NamedTuple
+
+from .sqlite import Store
+
+__all__ = ["JOBS_SCHEMA", "Job", "Journal", "Worker", "has_unfinished", "new_job_id"]
+
+log = logging.getLogger(__name__)
+
+JOBS_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS lt_jobs (
+        job_id      TEXT PRIMARY KEY,
+        user_id     TEXT NOT NULL,
+        created_at  REAL NOT NULL,
+        states      TEXT NOT NULL,
+        status      TEXT NOT NULL,
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        error       TEXT
+    ) WITHOUT ROWID""",
+    "CREATE INDEX IF NOT EXISTS lt_jobs_status ON lt_jobs (status, created_at)",
+)
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_clock_lock = threading.Lock()
+_last_ns = 0
+
+
+def new_job_id() -> tuple[str, datetime]:
+    """A time-ordered job id and its timestamp, strictly increasing within the process.
+
+    Summaries are ordered by (created_at, id); two calls in the same microsecond would
+    otherwise tie and "the oldest 5" would be ambiguous.
+    """
+    global _last_ns
+    with _clock_lock:
+        now = datetime.now(UTC)
+        ns = max(int(now.timestamp() * 1_000_000) * 1000, _last_ns + 1000)
+        _last_ns = ns
+    micros = ns // 1000
+    return f"{micros:015x}{uuid.uuid4().hex[:12]}", _EPOCH + timedelta(microseconds=micros)
+
+
+def has_unfinished(store: Store) -> bool:
+    """True when the folder's journal holds jobs a previous process left unfinished.
+
+    Read without creating the table, so that opening a folder that never used the
+    lifecycle costs one catalog lookup.
+    """
+    with store.transaction() as db:
+        exists = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lt_jobs'"
+        ).fetchone()
+        if exists is None:
+            return False
+        row = db.execute(
+            "SELECT 1 FROM lt_jobs WHERE status IN ('pending', 'summarized') LIMIT 1"
+        ).fetchone()
+    return row is not None
+
+
+class Job(NamedTuple):
+    """One journaled update_memory call."""
+
+    job_id: str
+    user_id: str
+    created_at: datetime
+    payload: dict[str, Any] | None
+    status: str
+    attempts: int
+
+
+class Journal:
+    """Reads and writes of ``lt_jobs``; transitions that must be atomic take ``db``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def add(self, job_id: str, user_id: str, created_at: datetime, payload: dict[str, Any]) -> None:
+        """Journal a pending job with its states (its own transaction)."""
+        with self.store.transaction() as db:
+            db.execute(
+                "INSERT INTO lt_jobs (job_id, user_id, created_at, states, status) "
+                "VALUES (?, ?, ?, ?, 'pending')",
+                (job_id, user_id, created_at.timestamp(), json.dumps(payload, ensure_ascii=False)),
+            )
+
+    @staticmethod
+    def add_summarized(db: sqlite3.Connection, job_id: str, user_id: str, at: datetime) -> None:
+        """Journal a job whose summary is written in the same transaction."""
+        db.execute(
+            "INSERT INTO lt_jobs (job_id, user_id, created_at, states, status) "
+            "VALUES (?, ?, ?, '', 'summarized')",
+            (job_id, user_id, at.timestamp()),
+        )
+
+    @staticmethod
+    def mark_summarized(db: sqlite3.Connection, job_id: str) -> bool:
+        """pending -> summarized; False if another runner got there first."""
+        cur = db.execute(
+            "UPDATE lt_jobs SET status = 'summarized', states = '' "
+            "WHERE job_id = ? AND status = 'pending'",
+            (job_id,),
+        )
+        return cur.rowcount == 1
+
+    def get(self, job_id: str) -> Job | None:
+        """The job, or None when it is done (deleted)."""
+        with self.store.transaction() as db:
+            row = db.execute("SELECT * FROM lt_jobs WHERE job_id = ?", (job_id,)).fetchone()
+        if row is None:
+            return None
+        return Job(
+            job_id=row["job_id"],
+            user_id=row["user_id"],
+            created_at=datetime.fromtimestamp(row["created_at"], UTC),
+            payload=json.loads(row["states"]) if row["states"] else None,
+            status=row["status"],
+            attempts=int(row["attempts"]),
+        )
+
+    def unfinished(self) -> list[str]:
+        """Ids of pending and summarized jobs, oldest first."""
+        with self.store.transaction() as db:
+            rows = db.execute(
+                "SELECT job_id FROM lt_jobs WHERE status IN ('pending', 'summarized') "
+                "ORDER BY created_at, job_id"
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def failed(self) -> list[Job]:
+        """Jobs that gave up, with their last error in ``payload['error']``."""
+        with self.store.transaction() as db:
+            rows = db.execute(
+                "SELECT job_id, user_id, created_at, error, attempts FROM lt_jobs "
+                "WHERE status = 'failed' ORDER BY created_at"
+            ).fetchall()
+        return [
+            Job(r[0], r[1], datetime.fromtimestamp(r[2], UTC), {"error": r[3]}, "failed", r[4])
+            for r in rows
+        ]
+
+    def finish(self, job_id: str) -> None:
+        """The job is done: remove it."""
+        with self.store.transaction() as db:
+            db.execute("DELETE FROM lt_jobs WHERE job_id = ?", (job_id,))
+
+    def record_failure(self, job_id: str, error: str, max_attempts: int) -> bool:
+        """Count a failed try; returns True when the job should be tried again."""
+        with self.store.transaction() as db:
+            row = db.execute(
+                "UPDATE lt_jobs SET attempts = attempts + 1, error = ? WHERE job_id = ? "
+                "RETURNING attempts",
+                (error[:2_000], job_id),
+            ).fetchone()
+            if row is None:
+                return False
+            if int(row[0]) >= max_attempts:
+                db.execute("UPDATE lt_jobs SET status = 'failed' WHERE job_id = ?", (job_id,))
+                return False
+        return True
+
+
+class Worker:
+    """One daemon thread running queued job ids in order; :meth:`flush` waits for it."""
+
+    def __init__(self, run: Callable[[str], bool], *, name: str = "recall-lifecycle") -> None:
+        # ``run`` returns True when the job should be queued again (a retryable failure).
+        self._run = run
+        self._name = name
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._cond = threading.Condition()
+        self._outstanding: set[str] = set()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def submit(self, job_id: str) -> None:
+        """Queue a job (a job already queued is not queued twice)."""
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the lifecycle is closed")
+            if job_id in self._outstanding:
+                return
+            self._outstanding.add(job_id)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name=self._name, daemon=True)
+                self._thread.start()
+        self._queue.put(job_id)
+
+    def _loop(self) -> None:
+        while True:
+            job_id = self._queue.get()
+            if job_id is None:
+                return
+            again = False
+            try:
+                again = self._run(job_id)
+            except BaseException:  # the worker must survive any one job
+                log.exception("recall: background job %s crashed", job_id)
+            if again:
+                self._queue.put(job_id)
+                continue
+            with self._cond:
+                self._outstanding.discard(job_id)
+                self._cond.notify_all()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every queued job has run; False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._outstanding, timeout)
+
+    def close(self, timeout: float | None = None) -> None:
+        """Finish the queue, then stop the thread (unfinished jobs stay journaled)."""
+        self.flush(timeout)
+        with self._cond:
+            self._closed = True
+            thread = self._thread
+        if thread is not None:
+            self._queue.put(None)
+            thread.join(timeout)

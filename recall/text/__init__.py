@@ -1,0 +1,1 @@
+"""Text: tokenizing, keyword analyzers, passages and token counting."""
