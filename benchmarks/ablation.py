@@ -30,7 +30,7 @@ from recall.index import threads
 from recall.index.fuse import fuse_linear
 from recall.index.keyword import BM25Params, KeywordPartition
 from recall.models import Record
-from recall.text.tokenize import Analyzer
+from recall.text import Analyzer
 
 from .data import Dataset
 from .locomo import load_locomo
@@ -133,7 +133,7 @@ def run_variant(ds: Dataset, v: Variant, cache: EmbeddingCache, top_k: int = 50)
         for qi, q in enumerate(qids):
             query = ds.queries[q]
             weights = v.embedders
-            if v.cjk_embedders is not None and recall.text.tokenize.has_cjk(query):
+            if v.cjk_embedders is not None and recall.text.has_cjk(query):
                 weights = v.cjk_embedders
             vec = np.zeros(len(docs), dtype=np.float64)
             for n, w in weights:

@@ -27,8 +27,7 @@ from .memory import Memory, open
 from .models import Hit, Record
 from .settings import Settings
 from .store.articles import LongTerm
-from .text.tokenize import tokenize
-from .text.tokens import count_tokens, estimate_tokens
+from .text import count_tokens, estimate_tokens, tokenize
 from .tool import DEEP_RECALL_TOOL, DeepRecallArgs, wants_deep_recall
 
 __all__ = [

@@ -19,32 +19,21 @@ from pydantic import ValidationError
 
 from .errors import IndexStaleError, InputError
 from .index.embed import Embedder, load_embedder
+from .index.layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
 from .index.retriever import Retriever
 from .index.spec import IndexSpec, load_spec
 from .index.sync import IndexSync
-from .index.vector import VectorIndex, chroma_client
 from .models import Hit, RecallRequest, Record, utcnow, validate_user_id
 from .settings import Settings
 from .store.journal import has_unfinished
 from .store.sqlite import Store
-from .text.tokens import count_tokens
+from .text import count_tokens
+from .tool import handle_tool_call
 
 if TYPE_CHECKING:  # lifecycle (issue 3): imported lazily at run time
     from .lifecycle.pipeline import Lifecycle, LongTerm, UpdateResult
 
-__all__ = [
-    "FINGERPRINT_KEY",
-    "Memory",
-    "index_key",
-    "open",
-    "vector_index",
-    "vector_partitions",
-]
-
-#: Store meta key holding the fingerprint of the spec the index was built with.
-FINGERPRINT_KEY = "index_fingerprint"
-PARTITIONS_KEY = "vector_partitions"
-
+__all__ = ["Memory", "open"]
 
 def _input_error(exc: ValidationError, what: str) -> InputError:
     parts = []
@@ -59,38 +48,6 @@ def _user(user_id: object) -> str:
         return validate_user_id(user_id)
     except ValueError as exc:
         raise InputError(f"{exc}; pass user_id='...' naming whose memory this is") from exc
-
-
-def vector_partitions(store: Store, settings: Settings) -> int:
-    """The bucket count of this memory folder: fixed when the folder is first written.
-
-    Users are hashed into buckets, so a folder must keep the count it was built with; the
-    setting only applies to new folders (changing it would make every vector unfindable).
-    """
-    recorded = store.get_meta(PARTITIONS_KEY)
-    if recorded is None:
-        store.set_meta(PARTITIONS_KEY, str(settings.vector_partitions))
-        return settings.vector_partitions
-    return int(recorded)
-
-
-def vector_index(settings: Settings, spec: IndexSpec, partitions: int) -> VectorIndex:
-    """The vector index of ``spec`` in the memory folder (or on the Chroma server)."""
-    path = Path(settings.path)
-    url = settings.chroma_url
-    where = f"the Chroma server at {url}" if url else f"the embedded store in {path / 'chroma'}"
-    return VectorIndex(
-        chroma_client(path / "chroma", url, settings.chroma_timeout_s),
-        prefix=f"recall-{spec.vector_fingerprint}",
-        partitions=partitions,
-        dimension=spec.dimension,
-        where=where,
-    )
-
-
-def index_key(spec: IndexSpec) -> str:
-    """The ``index_state`` key under which a spec's vector index records its versions."""
-    return f"vec:{spec.vector_fingerprint}"
 
 
 class Memory:
@@ -291,10 +248,15 @@ class Memory:
         return self.store.records(_user(user_id), kinds=kinds)
 
     def handle_tool_call(self, tool_call: Any, *, user_id: str) -> dict[str, Any]:
-        """Answer an OpenAI ``deep_recall`` tool call with the tool message to append."""
-        from .tool import handle_tool_call
+        """Answer an OpenAI ``deep_recall`` tool call with the tool message to append.
 
-        return handle_tool_call(self, tool_call, user_id=user_id)
+        A bad ``user_id`` is the host's bug and raises ``InputError``; anything wrong with
+        the call itself comes back as a tool message the model can read.
+        """
+        uid = _user(user_id)
+        return handle_tool_call(
+            lambda query, *, top_k: self.deep_recall(query, user_id=uid, top_k=top_k), tool_call
+        )
 
     def stats(self) -> dict[str, Any]:
         """Users, records per kind, and index state."""

@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import RecallError
+from .errors import InputError, RecallError
+from .models import Hit
 
-if TYPE_CHECKING:
-    from .memory import Memory
-
-__all__ = ["DEEP_RECALL_TOOL", "DeepRecallArgs", "handle_tool_call", "wants_deep_recall"]
+__all__ = [
+    "DEEP_RECALL_TOOL",
+    "DeepRecallArgs",
+    "Search",
+    "handle_tool_call",
+    "wants_deep_recall",
+]
 
 TOOL_NAME = "deep_recall"
 
@@ -80,13 +85,20 @@ def _tool_message(call_id: str, content: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def handle_tool_call(mem: Memory, tool_call: Any, *, user_id: str) -> dict[str, Any]:
-    """Run a ``deep_recall`` tool call and return the tool message to append.
+class Search(Protocol):
+    """What the tool searches with: ``Memory.deep_recall`` for a user already validated."""
+
+    def __call__(self, query: str, *, top_k: int) -> Sequence[Hit]: ...
+
+
+def handle_tool_call(search: Search, tool_call: Any) -> dict[str, Any]:
+    """Run a ``deep_recall`` tool call with ``search`` and return the tool message to append.
 
     ``tool_call`` is the OpenAI SDK object (``ChatCompletionMessageToolCall``) or its dict
-    form. Problems with the call itself (wrong tool, malformed JSON, bad arguments) come
-    back as a tool message with an ``error`` the model can read and correct; a wrong
-    ``user_id`` from the host is a programming error and raises ``InputError``.
+    form. Every problem the model can cause (wrong tool, malformed JSON, bad arguments, a
+    query the memory rejects) comes back as a tool message with an ``error`` the model can
+    read and correct. The host's ``user_id`` is bound into ``search`` and validated by the
+    caller (:meth:`recall.Memory.handle_tool_call` raises ``InputError`` for a bad one).
     """
     call_id = str(_field(tool_call, "id") or "")
     function = _field(tool_call, "function")
@@ -109,13 +121,9 @@ def handle_tool_call(mem: Memory, tool_call: Any, *, user_id: str) -> dict[str, 
             f"{'.'.join(str(x) for x in e['loc']) or 'arguments'}: {e['msg']}" for e in exc.errors()
         )
         return _tool_message(call_id, {"error": f"invalid arguments: {problems}"})
-    from .errors import InputError
-
     try:
-        hits = mem.deep_recall(args.query, user_id=user_id, top_k=args.top_k)
+        hits = search(args.query, top_k=args.top_k)
     except InputError as exc:
-        if "user_id" in str(exc):
-            raise
         return _tool_message(call_id, {"error": str(exc)})
     except RecallError as exc:
         return _tool_message(call_id, {"error": f"memory unavailable: {exc}"})

@@ -19,7 +19,7 @@ from recall.context.restore import restore_items
 from recall.context.session import Session
 from recall.lifecycle.summarize import SECTIONS, ExtractiveSummarizer
 from recall.settings import Settings
-from recall.text.tokens import count_tokens
+from recall.text import count_tokens
 
 SUMMARIZER = ExtractiveSummarizer()
 

@@ -17,7 +17,7 @@ from recall.context.session import Session
 from recall.errors import ConfigError, InputError
 from recall.models import Hit
 from recall.settings import Settings
-from recall.text.tokens import count_tokens
+from recall.text import count_tokens
 
 SOUL = "You are Lark, a careful assistant. 你是灵雀。"
 

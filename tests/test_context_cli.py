@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 import recall
 from recall.cli.main import main
-from recall.text.tokens import count_tokens
+from recall.text import count_tokens
 
 ROOT = Path(__file__).resolve().parents[1]
 

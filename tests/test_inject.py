@@ -15,7 +15,7 @@ from recall.context.facts import (
 )
 from recall.errors import InputError
 from recall.settings import Settings
-from recall.text.tokens import count_tokens
+from recall.text import count_tokens
 
 FACTS = [
     {"content": "Runs Docker for containerization", "confidence": 0.9},

@@ -4,7 +4,7 @@ from rank_bm25 import BM25Okapi, BM25Plus
 
 from recall import tokenize
 from recall.index.keyword import BM25Params, KeywordPartition
-from recall.text.tokenize import Analyzer
+from recall.text import Analyzer
 
 DOCS = [
     "we chose redis for the session cache",

@@ -27,7 +27,7 @@ from recall.lifecycle.summarize import SECTIONS, ExtractiveSummarizer, LLMSummar
 from recall.llm import LLMClient, load_prompt
 from recall.settings import Settings
 from recall.store.sqlite import Store
-from recall.text.tokens import count_tokens
+from recall.text import count_tokens
 
 MESSAGES = [
     {"role": "user", "content": "Book the Lisbon trip: flight TP1337 on June 4, budget 900 EUR."},

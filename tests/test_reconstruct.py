@@ -7,7 +7,7 @@ import pytest
 import recall
 from recall.lifecycle.article import Article, parse_article, render_article
 from recall.lifecycle.reconstruct import OfflineReconstructor, Reconstructor, route
-from recall.text.tokens import count_tokens
+from recall.text import count_tokens
 
 
 @pytest.fixture

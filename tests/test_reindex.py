@@ -18,9 +18,9 @@ from click.testing import CliRunner
 import recall
 from recall import IndexStaleError
 from recall.cli.main import main
+from recall.index.layout import index_key, vector_index, vector_partitions
 from recall.index.rebuild import check, reindex
 from recall.index.spec import SPEC_DIR, IndexSpec, load_spec
-from recall.memory import index_key, vector_index, vector_partitions
 
 DEFAULT = load_spec("default")
 MULTI = load_spec("multilingual")

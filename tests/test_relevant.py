@@ -24,7 +24,7 @@ from recall.context.memory_block import (
 from recall.errors import InputError
 from recall.lifecycle.article import Article
 from recall.models import Record
-from recall.text.tokens import count_tokens
+from recall.text import count_tokens
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
 

@@ -10,7 +10,7 @@ from recall.context.budget import progress_bar, rounds_left, truncate_chars, usa
 from recall.context.session import Session
 from recall.errors import ConfigError, InputError
 from recall.settings import Settings
-from recall.text.tokens import count_tokens
+from recall.text import count_tokens
 
 OVERHEAD = Settings().message_overhead_tokens
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from recall.errors import InputError
 from recall.lifecycle.summarize import SECTIONS, ExtractiveSummarizer, Summarizer, make_summarizer
 from recall.settings import Settings
-from recall.text.tokens import count_tokens
+from recall.text import count_tokens
 
 S = ExtractiveSummarizer()
 

@@ -2,7 +2,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recall import count_tokens, tokenize
-from recall.text.tokenize import has_cjk, split_passages, split_sentences
+from recall.text import has_cjk, split_passages, split_sentences
 
 
 def test_tokenize_english_lowercases_words() -> None:

@@ -3,7 +3,7 @@ import warnings
 import pytest
 
 from recall import count_tokens, estimate_tokens
-from recall.text.tokens import exact_counter
+from recall.text import exact_counter
 
 
 def test_exact_counts_match_cl100k() -> None:

@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import ConfigError, InputError
 from ..models import Hit
 from ..settings import Settings
-from ..text.tokens import count_tokens
+from ..text import count_tokens
 from .budget import fit_history, fit_items, fit_paragraphs, fit_tail, message_tokens
 from .facts import format_memory_for_injection
 from .report import (

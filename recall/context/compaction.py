@@ -22,7 +22,7 @@ from ..errors import InputError
 from ..lifecycle.extractive import key_facts
 from ..lifecycle.summarize import SECTIONS, Summarizer
 from ..settings import Settings
-from ..text.tokenize import has_cjk, tokenize
+from ..text import has_cjk, tokenize
 from .budget import fit_items, newest_start, truncate_chars
 from .restore import RestoredItem, restore_items
 

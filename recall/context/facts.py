@@ -21,8 +21,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..settings import Settings
-from ..text.tokenize import tokenize
-from ..text.tokens import count_tokens
+from ..text import count_tokens, tokenize
 
 __all__ = [
     "RankedFact",

@@ -40,7 +40,7 @@ from ..index.embed import Embedder
 from ..lifecycle.article import Article
 from ..models import Record
 from ..settings import Settings
-from ..text.tokens import count_tokens
+from ..text import count_tokens
 from .budget import cut_to_tokens, split_blocks
 
 __all__ = [

@@ -20,7 +20,7 @@ from ..errors import ConfigError, InputError
 from ..lifecycle.summarize import Summarizer, make_summarizer
 from ..models import validate_user_id
 from ..settings import Settings
-from ..text.tokens import count_tokens
+from ..text import count_tokens
 from ..tool import TOOL_NAME
 from .budget import (
     Usage,

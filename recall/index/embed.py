@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConfigError
-from ..text.tokenize import has_cjk
+from ..text import has_cjk
 
 __all__ = ["CompositeEmbedder", "Embedder", "MiniLMEmbedder", "USEEmbedder", "load_embedder"]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..text.tokenize import Analyzer
+from ..text import Analyzer
 
 __all__ = ["BM25Params", "KeywordPartition"]
 

@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ConfigError
-from ..memory import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
 from ..models import Record
 from ..settings import Settings
 from ..store.sqlite import Store, content_hash
 from .embed import load_embedder
+from .layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
 from .spec import IndexSpec
 from .vector import VectorIndex
 

@@ -24,7 +24,7 @@ from ..errors import StoreError
 from ..models import Hit, RecallRequest, Record
 from ..settings import Settings
 from ..store.sqlite import Store
-from ..text.tokenize import Analyzer
+from ..text import Analyzer
 from . import threads
 from .embed import Embedder
 from .fuse import fuse_linear, fuse_rrf, minmax, ranks

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from ..text.tokenize import BASE_TOKENIZER, Analyzer
+from ..text import BASE_TOKENIZER, Analyzer
 from .keyword import BM25Params
 
 __all__ = ["IndexSpec", "load_spec"]

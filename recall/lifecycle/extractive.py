@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..text.tokenize import has_cjk, split_passages, split_sentences, tokenize
+from ..text import has_cjk, split_passages, split_sentences, tokenize
 
 __all__ = [
     "Unit",

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..context.budget import message_tokens
 from ..errors import InputError
 from ..settings import Settings
-from ..text.tokens import count_tokens
+from ..text import count_tokens
 from .states import ROLES, to_turns
 
 if TYPE_CHECKING:

@@ -38,15 +38,15 @@ from ..store.articles import (
     latest_version,
     read_version,
 )
-from ..store.journal import JOBS_SCHEMA, Journal, Worker, new_job_id
+from ..store.journal import JOBS_SCHEMA, Journal, new_job_id
 from ..store.sqlite import Store
-from ..text.tokenize import split_passages
-from ..text.tokens import count_tokens
+from ..text import count_tokens, split_passages
 from .answer import AnswerWithSummary, parse_answer_with_summary
 from .article import Article
 from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
 from .states import check_text, to_turns
 from .summarize import ExtractiveSummarizer, LLMSummarizer, Summarizer
+from .worker import Worker
 
 __all__ = [
     "AnswerWithSummary",

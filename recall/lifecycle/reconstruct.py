@@ -27,8 +27,7 @@ from pydantic import BaseModel
 from ..errors import LLMError
 from ..index.embed import Embedder
 from ..llm import LLMClient, dumps, load_prompt
-from ..text.tokenize import split_sentences
-from ..text.tokens import count_tokens
+from ..text import count_tokens, split_sentences
 from .article import CHAPTERS, Article, clean_chapter
 from .extractive import key_facts
 

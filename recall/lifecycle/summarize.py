@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from ..errors import InputError, LLMError
 from ..llm import LLMClient, load_prompt
 from ..settings import Settings
-from ..text.tokens import count_tokens
+from ..text import count_tokens
 from .extractive import Unit, cost_of, count_with_labels, key_terms, render_units, select, units_of
 from .states import check_text, render_turns, to_turns
 

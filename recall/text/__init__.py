@@ -1,1 +1,22 @@
-"""Text: tokenizing, keyword analyzers, passages and token counting."""
+"""Text: keyword tokens, analyzers, sentences and passages, and token counting.
+
+Everything above this layer imports these names from ``recall.text``.
+"""
+
+from .analyzer import Analyzer
+from .passages import split_passages, split_sentences
+from .tokenize import BASE_TOKENIZER, CJK_CHARS, has_cjk, tokenize
+from .tokens import count_tokens, estimate_tokens, exact_counter
+
+__all__ = [
+    "BASE_TOKENIZER",
+    "CJK_CHARS",
+    "Analyzer",
+    "count_tokens",
+    "estimate_tokens",
+    "exact_counter",
+    "has_cjk",
+    "split_passages",
+    "split_sentences",
+    "tokenize",
+]

@@ -16,13 +16,13 @@ import warnings
 from collections.abc import Callable
 from functools import lru_cache
 
-from .tokenize import _CJK
+from .tokenize import CJK_CHARS
 
 __all__ = ["count_tokens", "estimate_tokens", "exact_counter"]
 
 _lock = threading.Lock()
 _counters: dict[str, Callable[[str], int] | None] = {}
-_CJK_CHAR = re.compile(f"[{_CJK}]")
+_CJK_CHAR = re.compile(f"[{CJK_CHARS}]")
 
 
 def estimate_tokens(text: str) -> int:
