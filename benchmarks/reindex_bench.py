@@ -31,7 +31,7 @@ from recall.store.sqlite import Store  # noqa: E402
 
 def _fill_store(settings: recall.Settings, texts: list[str], users: int) -> int:
     """Write the texts straight to a fresh store (no index); returns the record count."""
-    store = Store(settings.path / "recall.sqlite3")
+    store = Store(settings.storage.path / "recall.sqlite3")
     now = datetime.now(UTC)
     per_user = len(texts) // users
     for u in range(users):
@@ -77,7 +77,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             settings = recall.Settings(path=Path(tmp), index_spec=args.spec)
             n = _fill_store(settings, texts, args.users)
-            batch = settings.reindex_batch_size
+            batch = settings.retrieval.reindex_batch_size
             t = time.perf_counter()
             for i in range(0, n, batch):
                 embedder.embed_documents(texts[i : i + batch])

@@ -74,10 +74,10 @@ class LLMClient:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMClient | None:
-        """A client when ``settings.llm_model`` is set, else None (the offline path)."""
-        if settings.llm_model is None:
+        """A client when ``settings.llm.model`` is set, else None (the offline path)."""
+        if settings.llm.model is None:
             return None
-        return cls(settings.llm_model, timeout_s=settings.llm_timeout_s)
+        return cls(settings.llm.model, timeout_s=settings.llm.timeout_s)
 
     def structured(self, system: str, user: str, schema: type[T]) -> T:
         """Ask for one JSON object matching ``schema``; validated, retried once."""

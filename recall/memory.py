@@ -55,8 +55,8 @@ class Memory:
 
     def __init__(self, settings: Settings, *, spec: IndexSpec | None = None) -> None:
         self.settings = settings
-        self.path = Path(settings.path)
-        self.spec = spec or load_spec(settings.index_spec)
+        self.path = Path(settings.storage.path)
+        self.spec = spec or load_spec(settings.retrieval.index_spec)
         self.store = Store(self.path / "recall.sqlite3")
         self._check_fingerprint()
         self.vectors = vector_index(settings, self.spec, vector_partitions(self.store, settings))
@@ -67,7 +67,7 @@ class Memory:
             self.vectors,
             self.embedder,
             key=index_key(self.spec),
-            batch_size=settings.embed_batch_size,
+            batch_size=settings.retrieval.embed_batch_size,
         )
         self.retriever = Retriever(
             self.store, self.vectors, self.sync, settings, self.spec.bm25, self.spec.analyzer
@@ -85,7 +85,7 @@ class Memory:
             raise IndexStaleError(
                 f"the index in {self.path} was built with another index spec (fingerprint "
                 f"{built}); spec {self.spec.name!r} has {self.spec.fingerprint}. Run "
-                f"`recall reindex --path {self.path} --spec {self.settings.index_spec}` "
+                f"`recall reindex --path {self.path} --spec {self.settings.retrieval.index_spec}` "
                 "or open it with the spec it was built with."
             )
 
@@ -95,7 +95,7 @@ class Memory:
             with self._embedder_lock:
                 if self._embedder is None:
                     self._embedder = load_embedder(
-                        self.spec.embedder, device=self.settings.embed_device
+                        self.spec.embedder, device=self.settings.retrieval.embed_device
                     )
         return self._embedder
 
@@ -104,10 +104,10 @@ class Memory:
         text = item.get("text")
         if not isinstance(text, str):
             raise InputError(f"text must be a string, got {type(text).__name__}")
-        if len(text) > self.settings.max_text_chars:
+        if len(text) > self.settings.storage.max_text_chars:
             raise InputError(
                 f"text is {len(text)} characters, over max_text_chars="
-                f"{self.settings.max_text_chars}; split it or summarize it first"
+                f"{self.settings.storage.max_text_chars}; split it or summarize it first"
             )
         unknown = set(item) - {"text", "kind", "id", "metadata", "created_at"}
         if unknown:
@@ -119,7 +119,7 @@ class Memory:
                 kind=item.get("kind") or "short_term",
                 text=text,
                 created_at=item.get("created_at") or utcnow(),
-                tokens=count_tokens(text, self.settings.encoding),
+                tokens=count_tokens(text, self.settings.text.encoding),
                 metadata=dict(item.get("metadata") or {}),
             )
         except ValidationError as exc:
@@ -196,14 +196,10 @@ class Memory:
         """
         req = self._request(query, user_id, top_k, kinds)
         if alpha is None:
-            alpha = (
-                self.settings.alpha
-                if "alpha" in self.settings.model_fields_set
-                else self.spec.alpha
-            )
+            alpha = self.settings.retrieval.alpha
         if not (isinstance(alpha, int | float) and 0.0 <= alpha <= 1.0):
             raise InputError(f"alpha must be a number in [0, 1], got {alpha!r}")
-        fusion = fusion or self.settings.fusion
+        fusion = fusion or self.settings.retrieval.fusion
         if fusion not in ("linear", "rrf"):
             raise InputError(f"fusion must be 'linear' or 'rrf', got {fusion!r}")
         return self.retriever.search(
@@ -219,18 +215,18 @@ class Memory:
     ) -> RecallRequest:
         if not isinstance(query, str):
             raise InputError(f"query must be a string, got {type(query).__name__}")
-        if len(query) > self.settings.max_query_chars:
+        if len(query) > self.settings.retrieval.max_query_chars:
             raise InputError(
                 f"query is {len(query)} characters, over max_query_chars="
-                f"{self.settings.max_query_chars}; shorten it to the question itself"
+                f"{self.settings.retrieval.max_query_chars}; shorten it to the question itself"
             )
-        top_k = self.settings.default_top_k if top_k is None else top_k
+        top_k = self.settings.retrieval.default_top_k if top_k is None else top_k
         if isinstance(top_k, bool) or not isinstance(top_k, int):
             raise InputError(f"top_k must be an integer, got {top_k!r}")
-        if not 1 <= top_k <= self.settings.max_top_k:
-            raise InputError(f"top_k must be between 1 and {self.settings.max_top_k}, got {top_k}")
+        if not 1 <= top_k <= self.settings.retrieval.max_top_k:
+            raise InputError(f"top_k must be between 1 and {self.settings.retrieval.max_top_k}, got {top_k}")
         if kinds is None:
-            kinds = self.settings.recall_kinds
+            kinds = self.settings.retrieval.recall_kinds
         elif isinstance(kinds, str):
             kinds = (kinds,)
         if not kinds or not all(isinstance(k, str) for k in kinds):
@@ -292,7 +288,12 @@ class Memory:
             if life is None:
                 from .lifecycle.pipeline import Lifecycle
 
-                life = self._life = Lifecycle(self.store, self.settings, self.embedder)
+                life = self._life = Lifecycle(
+                    self.store,
+                    self.settings,
+                    self.embedder,
+                    passage_tokens=self.spec.passage_tokens,
+                )
         return life
 
     def _close_lifecycle(self) -> None:
@@ -375,5 +376,5 @@ def open(  # noqa: A001 - the public name is recall.open, as in the design
     if chroma_url is not None:
         updates["chroma_url"] = chroma_url
     if updates:
-        base = base.model_copy(update=updates)
+        base = base.replace(**updates)
     return Memory(base)

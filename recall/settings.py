@@ -1,40 +1,85 @@
-"""Every threshold, budget and default of recall, in one place.
+"""Every threshold, budget and default of recall, in one place, grouped by stage.
 
-Each field can be set from the environment with the ``RECALL_`` prefix
-(``RECALL_ALPHA=0.4``) or passed in code (``Settings(alpha=0.4)``). The seed document each
-default comes from is named in the field's description; DESIGN.md has the table.
+``Settings`` holds one group per stage of the data flow (``storage``, ``retrieval``,
+``lifecycle``, ``llm``, ``context``, ``text``). Every field reads an environment variable:
+``RECALL_`` + its name (``RECALL_ALPHA=0.4``), or ``RECALL_LLM_`` + its name for the LLM
+group (``RECALL_LLM_MODEL``). In code, pass flat names (``Settings(alpha=0.4)``) or groups
+(``Settings(retrieval={"alpha": 0.4})``); read them grouped (``settings.retrieval.alpha``).
+A bad value raises :class:`~recall.errors.ConfigError` naming the variable, never a
+pydantic traceback. ``recall settings`` and ``docs/settings.md`` list every field; where
+each default comes from is in ``docs/design.md``.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, ClassVar, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings"]
+from .errors import ConfigError
+
+__all__ = [
+    "ContextSettings",
+    "LLMSettings",
+    "LifecycleSettings",
+    "RetrievalSettings",
+    "Settings",
+    "StorageSettings",
+    "TextSettings",
+    "env_name",
+    "reference",
+]
+
+_ENV = "RECALL_"
 
 
-class Settings(BaseSettings):
-    """recall's configuration: env prefix ``RECALL_``, immutable once built."""
+class _Group(BaseSettings):
+    """One group of settings: frozen, unknown names rejected, read from ``RECALL_*``."""
 
-    model_config = SettingsConfigDict(env_prefix="RECALL_", frozen=True, extra="forbid")
+    model_config = SettingsConfigDict(env_prefix=_ENV, frozen=True, extra="forbid")
+    #: The attribute of ``Settings`` holding this group.
+    group: ClassVar[str]
 
-    # --- where things live -------------------------------------------------------------
+    def __init__(self, **values: Any) -> None:
+        try:
+            super().__init__(**values)
+        except ValidationError as exc:
+            raise _config_error(type(self), exc, values) from None
+
+
+class StorageSettings(_Group):
+    """Where memory lives and what a record may hold."""
+
+    group: ClassVar[str] = "storage"
+
     path: Path = Field(Path("memory"), description="Memory folder (SQLite + embedded Chroma).")
     chroma_url: str | None = Field(
         None, description="Chroma server URL; when set the vector leg uses HttpClient."
     )
     chroma_timeout_s: float = Field(10.0, gt=0, description="Timeout for a Chroma server call.")
+    vector_partitions: int = Field(
+        64,
+        ge=1,
+        le=4096,
+        description="Chroma collections users are hashed into, per spec; fixed when a "
+        "folder is first written.",
+    )
+    max_text_chars: int = Field(200_000, ge=1, description="Longest record text accepted.")
+
+
+class RetrievalSettings(_Group):
+    """deep_recall: the index spec, fusion, candidate pools, caches."""
+
+    group: ClassVar[str] = "retrieval"
+
     index_spec: str = Field(
         "default", description="Index spec: a name in indexes/ or a path to a .toml file."
     )
-
-    # --- retrieval (DESIGN: indexes; seed 003) -------------------------------------------
-    alpha: float = Field(
-        0.5, ge=0.0, le=1.0, description="Keyword weight in the fused score (003: 50/50)."
-    )
+    alpha: float = Field(0.5, ge=0.0, le=1.0, description="Keyword weight in the fused score.")
     fusion: Literal["linear", "rrf"] = Field("linear", description="Fusion method.")
     rrf_k: int = Field(60, ge=1, description="RRF constant k when fusion='rrf'.")
     candidate_pool: int = Field(
@@ -45,7 +90,7 @@ class Settings(BaseSettings):
         ge=0.0,
         le=1.0,
         description="Share of the best thread neighbour's score added to a threaded "
-        "record's score in each leg (0 turns it off; see recall.index.threads).",
+        "record's score in each leg (0 turns it off).",
     )
     neighbour_hops: int = Field(
         2, ge=1, le=8, description="How far along a thread neighbours share their scores."
@@ -53,15 +98,16 @@ class Settings(BaseSettings):
     thread_key: str = Field(
         "thread", min_length=1, description="Metadata key naming a record's thread."
     )
-    default_top_k: int = Field(8, ge=1, le=1000, description="deep_recall's default top_k.")
-    max_top_k: int = Field(1000, ge=1, description="Largest top_k accepted.")
+    default_top_k: int = Field(
+        8, ge=1, le=1000, description="Hits deep_recall returns by default (CLI too)."
+    )
+    max_top_k: int = Field(1000, ge=1, description="Largest top_k the library accepts.")
+    tool_max_top_k: int = Field(
+        50, ge=1, description="Largest top_k the deep_recall tool lets a model ask for."
+    )
     max_query_chars: int = Field(10_000, ge=1, description="Longest query accepted.")
-    max_text_chars: int = Field(200_000, ge=1, description="Longest record text accepted.")
     recall_kinds: tuple[str, ...] = Field(
         ("short_term", "dynamic"), description="Kinds deep_recall searches by default."
-    )
-    vector_partitions: int = Field(
-        64, ge=1, le=4096, description="Chroma collections users are hashed into, per spec."
     )
     vector_cache_mb: int = Field(
         1024,
@@ -79,33 +125,30 @@ class Settings(BaseSettings):
         None, description="torch device for the embedder; None picks CUDA when present."
     )
 
-    # --- tokens (seeds 000, 004) --------------------------------------------------------
-    encoding: str = Field("cl100k_base", description="tiktoken encoding for exact counts.")
-    token_cache_size: int = Field(65_536, ge=0, description="Texts whose counts are cached.")
+    @model_validator(mode="after")
+    def _check_order(self) -> Self:
+        if self.default_top_k > self.max_top_k:
+            raise ValueError("default_top_k must not exceed max_top_k")
+        return self
 
-    # --- lifecycle (seed 003, 001) ------------------------------------------------------
+
+class LifecycleSettings(_Group):
+    """update_memory: summaries, promotion, reconstruction, background jobs."""
+
+    group: ClassVar[str] = "lifecycle"
+
     summarize_threshold_tokens: int = Field(
-        80_000, ge=1, description="Summarize conversation states at this many tokens (003)."
+        80_000, ge=1, description="Summarize conversation states at this many tokens."
     )
     short_term_capacity: int = Field(
-        20, ge=1, description="More short-term summaries than this trigger promotion (003)."
+        20, ge=1, description="More short-term summaries than this trigger promotion."
     )
-    promote_count: int = Field(5, ge=1, description="Oldest summaries promoted at once (003).")
-    passage_tokens: int = Field(
-        200, ge=16, description="Largest Dynamic-chapter passage indexed, in tokens."
-    )
+    promote_count: int = Field(5, ge=1, description="Oldest summaries promoted at once.")
     summary_tokens: int = Field(600, ge=16, description="Budget of one offline summary.")
     chapter_tokens: int = Field(1_500, ge=16, description="Budget of one long-term chapter.")
     dedup_similarity: float = Field(
         0.92, ge=0, le=1, description="Sentences this similar are near-duplicates."
     )
-    segment_cap: int = Field(
-        100, ge=1, description="Stored segments per user before archiving the oldest (001)."
-    )
-    llm_model: str | None = Field(
-        None, description="Model for summarizing/reconstruction; None = offline default."
-    )
-    llm_timeout_s: float = Field(60.0, gt=0, description="Timeout of one LLM call.")
     max_states_chars: int = Field(
         2_000_000, ge=1, description="Largest message list update_memory accepts, in chars."
     )
@@ -126,54 +169,85 @@ class Settings(BaseSettings):
         description="get_relevant_memories: summary embeddings cached per process (0 = none).",
     )
 
-    # --- context builder (seeds 000, 002, 004) -----------------------------------------
+    @model_validator(mode="after")
+    def _check_order(self) -> Self:
+        if self.promote_count > self.short_term_capacity:
+            raise ValueError("promote_count must not exceed short_term_capacity")
+        return self
+
+
+class LLMSettings(_Group):
+    """The optional OpenAI-compatible model (``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``)."""
+
+    model_config = SettingsConfigDict(env_prefix=_ENV + "LLM_", frozen=True, extra="forbid")
+    group: ClassVar[str] = "llm"
+
+    model: str | None = Field(
+        None, description="Model for summarizing/reconstruction; None = offline default."
+    )
+    timeout_s: float = Field(60.0, gt=0, description="Timeout of one LLM call.")
+
+
+class TextSettings(_Group):
+    """Token counting."""
+
+    group: ClassVar[str] = "text"
+
+    encoding: str = Field("cl100k_base", description="tiktoken encoding for exact counts.")
+
+
+class ContextSettings(_Group):
+    """The context builder: section budgets, compaction, restore, memory injection."""
+
+    group: ClassVar[str] = "context"
+
     context_window_tokens: int = Field(
         128_000, ge=1_000, description="The model's whole window; never exceeded."
     )
-    history_budget_tokens: int = Field(40_000, ge=1, description="History budget (000).")
-    compact_threshold_tokens: int = Field(30_000, ge=1, description="Compact here (000).")
+    history_budget_tokens: int = Field(40_000, ge=1, description="History budget.")
+    compact_threshold_tokens: int = Field(30_000, ge=1, description="Compact history here.")
     compact_target_tokens: int = Field(15_000, ge=1, description="Kept after compaction.")
-    soul_budget_tokens: int = Field(3_000, ge=0, description="Soul section; never cut (000).")
-    memory_budget_tokens: int = Field(4_000, ge=0, description="Memory section (000).")
-    daily_log_budget_tokens: int = Field(2_000, ge=0, description="Daily log section (000).")
-    awareness_budget_tokens: int = Field(2_000, ge=0, description="Awareness section (000).")
+    soul_budget_tokens: int = Field(3_000, ge=0, description="Soul section; never cut.")
+    memory_budget_tokens: int = Field(4_000, ge=0, description="Memory section.")
+    daily_log_budget_tokens: int = Field(2_000, ge=0, description="Daily log section.")
+    awareness_budget_tokens: int = Field(2_000, ge=0, description="Awareness section.")
     recall_budget_tokens: int = Field(3_000, ge=0, description="deep_recall results section.")
-    system_budget_tokens: int = Field(15_000, ge=1, description="All system sections (000).")
-    awareness_cache_s: float = Field(300.0, ge=0, description="Awareness list cache (000).")
-    tool_input_chars: int = Field(500, ge=1, description="Tool input cut in history (000).")
-    tool_result_chars: int = Field(1_000, ge=1, description="Tool result cut in history (000).")
-    warning_ratio: float = Field(0.60, gt=0, lt=1, description="Usage warning level (002).")
-    urgent_ratio: float = Field(0.80, gt=0, lt=1, description="Usage urgent level (002).")
-    critical_ratio: float = Field(0.92, gt=0, le=1, description="Compact now (002).")
+    system_budget_tokens: int = Field(15_000, ge=1, description="All system sections.")
+    awareness_cache_s: float = Field(300.0, ge=0, description="Awareness list cache.")
+    tool_input_chars: int = Field(500, ge=1, description="Tool input cut in history.")
+    tool_result_chars: int = Field(1_000, ge=1, description="Tool result cut in history.")
+    warning_ratio: float = Field(0.60, gt=0, lt=1, description="Usage warning level.")
+    urgent_ratio: float = Field(0.80, gt=0, lt=1, description="Usage urgent level.")
+    critical_ratio: float = Field(0.92, gt=0, le=1, description="Usage critical: compact now.")
     quality_threshold: float = Field(
-        0.6, ge=0, le=1, description="Summary quality gate threshold (002)."
+        0.6, ge=0, le=1, description="Summary quality gate threshold."
     )
     truncate_keep_ratio: float = Field(
-        0.3, gt=0, le=1, description="Fallback truncation keeps the newest share (002)."
+        0.3, gt=0, le=1, description="Fallback truncation keeps the newest share."
     )
     restore_max_items: int = Field(20, ge=0, description="Items restored after compaction.")
     restore_item_tokens: int = Field(8_192, ge=0, description="Tokens per restored item.")
     restore_total_tokens: int = Field(32_768, ge=0, description="Tokens restored in all.")
     injection_similarity_weight: float = Field(
-        0.6, ge=0, le=1, description="Memory injection: weight of similarity (004)."
+        0.6, ge=0, le=1, description="Memory injection: weight of similarity."
     )
     injection_recent_turns: int = Field(
-        3, ge=1, description="User turns the injection similarity looks at (004)."
+        3, ge=1, description="User turns the injection similarity looks at."
     )
     injection_confidence_weight: float = Field(
-        0.4, ge=0, le=1, description="Memory injection: weight of confidence (004)."
+        0.4, ge=0, le=1, description="Memory injection: weight of confidence."
     )
     injection_max_tokens: int = Field(
-        2_000, ge=0, description="Default budget of format_memory_for_injection (004)."
+        2_000, ge=0, description="Default budget of format_memory_for_injection."
     )
     compact_summary_tokens: int = Field(
-        2_000, ge=128, description="Budget of the 8-section compaction summary (002)."
+        2_000, ge=128, description="Budget of the 8-section compaction summary."
     )
     message_overhead_tokens: int = Field(
         4, ge=0, description="Chat-format tokens each message costs besides its text."
     )
     round_share_estimate: float = Field(
-        0.0175, gt=0, le=1, description="Budget share of one round before history exists (002)."
+        0.0175, gt=0, le=1, description="Budget share of one round before history exists."
     )
     quality_weights: tuple[float, float, float] = Field(
         (0.3, 0.5, 0.2), description="Quality gate: section coverage, key info, compression."
@@ -186,14 +260,132 @@ class Settings(BaseSettings):
     )
 
     @model_validator(mode="after")
-    def _check_order(self) -> Settings:
+    def _check_order(self) -> Self:
         # Thresholds that only make sense in one order; a wrong order is a config bug.
         if not self.warning_ratio < self.urgent_ratio < self.critical_ratio:
             raise ValueError("need warning_ratio < urgent_ratio < critical_ratio")
         if self.compact_target_tokens > self.compact_threshold_tokens:
             raise ValueError("compact_target_tokens must not exceed compact_threshold_tokens")
-        if self.promote_count > self.short_term_capacity:
-            raise ValueError("promote_count must not exceed short_term_capacity")
-        if self.default_top_k > self.max_top_k:
-            raise ValueError("default_top_k must not exceed max_top_k")
         return self
+
+
+GROUPS: tuple[type[_Group], ...] = (
+    StorageSettings,
+    RetrievalSettings,
+    LifecycleSettings,
+    LLMSettings,
+    TextSettings,
+    ContextSettings,
+)
+
+#: Flat names accepted by ``Settings(...)`` and :meth:`Settings.replace`: every field by its
+#: own name, and the LLM group's fields also by their environment names (``llm_model``).
+_FLAT: dict[str, tuple[str, str]] = {
+    name: (g.group, name) for g in GROUPS if g is not LLMSettings for name in g.model_fields
+}
+_FLAT.update({f"llm_{name}": ("llm", name) for name in LLMSettings.model_fields})
+
+
+def env_name(group: type[_Group], field: str) -> str:
+    """The environment variable that sets ``field`` of ``group`` (``RECALL_ALPHA``)."""
+    return f"{group.model_config.get('env_prefix', _ENV)}{field}".upper()
+
+
+def _config_error(group: type[_Group], exc: ValidationError, given: Mapping[str, Any]) -> ConfigError:
+    problems = []
+    for err in exc.errors():
+        field = str(err["loc"][0]) if err["loc"] else ""
+        var = env_name(group, field) if field else f"settings.{group.group}"
+        if field and field not in given and var in os.environ:
+            where = f"{var}={os.environ[var]!r} (environment)"
+        elif field:
+            where = f"{field}={given.get(field)!r} ({var})"
+        else:
+            where = f"settings.{group.group}"
+        problems.append(f"{where}: {err['msg']}")
+    return ConfigError(
+        "invalid settings: " + "; ".join(problems) + ". Fix the value or unset the variable; "
+        "`recall settings` lists every setting with its range."
+    )
+
+
+class Settings(BaseModel):
+    """recall's configuration: one group per stage, immutable once built."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    storage: StorageSettings
+    retrieval: RetrievalSettings
+    lifecycle: LifecycleSettings
+    llm: LLMSettings
+    text: TextSettings
+    context: ContextSettings
+
+    def __init__(self, **values: Any) -> None:
+        try:
+            super().__init__(**values)
+        except ValidationError as exc:
+            raise ConfigError(f"invalid settings: {exc}") from None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _route(cls, data: Any) -> Any:
+        # Flat names go to their group; each group not passed whole is built from what was
+        # passed for it plus the environment (its own constructor reads RECALL_*).
+        if not isinstance(data, Mapping):
+            return data
+        groups: dict[str, Any] = {}
+        parts: dict[str, dict[str, Any]] = {g.group: {} for g in GROUPS}
+        for key, value in data.items():
+            if key in parts:
+                if isinstance(value, _Group):
+                    groups[key] = value
+                elif isinstance(value, Mapping):
+                    parts[key].update(value)
+                else:
+                    raise ConfigError(f"settings group {key!r} must be a mapping, got {value!r}")
+            elif key in _FLAT:
+                group, name = _FLAT[key]
+                parts[group][name] = value
+            else:
+                raise ConfigError(
+                    f"unknown setting {key!r}; `recall settings` lists every setting"
+                )
+        for g in GROUPS:
+            if g.group in groups:
+                if parts[g.group]:
+                    current = groups[g.group].model_dump()
+                    groups[g.group] = g(**{**current, **parts[g.group]})
+            else:
+                groups[g.group] = g(**parts[g.group])
+        return groups
+
+    def replace(self, **changes: Any) -> Settings:
+        """A copy with ``changes`` (flat names or groups) applied and validated."""
+        data: dict[str, Any] = {g.group: getattr(self, g.group).model_dump() for g in GROUPS}
+        for key, value in changes.items():
+            if key in data and isinstance(value, Mapping):
+                data[key].update(value)
+            elif key in _FLAT:
+                group, name = _FLAT[key]
+                data[group][name] = value
+            else:
+                raise ConfigError(f"unknown setting {key!r}; `recall settings` lists them")
+        return Settings(**data)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """pydantic's copy; an ``update`` goes through :meth:`replace` (routed, validated)."""
+        if update:
+            return self.replace(**update)  # type: ignore[return-value]
+        return super().model_copy(deep=deep)
+
+
+def reference() -> Iterator[tuple[str, str, str, str]]:
+    """Every setting as (group.field, environment variable, default, description)."""
+    for g in GROUPS:
+        for name, info in g.model_fields.items():
+            default = info.default
+            shown = "unset" if default is None else str(default)
+            if isinstance(default, tuple):
+                shown = ",".join(str(x) for x in default)
+            yield f"{g.group}.{name}", env_name(g, name), shown, info.description or ""

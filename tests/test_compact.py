@@ -43,7 +43,7 @@ def conversation(rounds: int, settings: Settings | None = None) -> Session:
 
 def run(session: Session, **overrides: Any) -> tuple[Any, list[Any]]:
     sent: list[Any] = []
-    st_ = session.settings.model_copy(update=overrides)
+    st_ = session.settings.replace(**overrides)
     result = compact_history(
         session.messages,
         session.message_tokens,
@@ -99,7 +99,7 @@ def test_structured_summary_passes_the_gate_and_reports_its_score() -> None:
     s = conversation(40)
     result, _ = run(s, compact_target_tokens=1_500)
     assert result.path == "summary"
-    assert result.score == result.attempts[0].score >= s.settings.quality_threshold
+    assert result.score == result.attempts[0].score >= s.settings.context.quality_threshold
     for section in SECTIONS:
         assert f"## {section}" in result.summary
     assert result.tokens_after < result.tokens_before
@@ -183,7 +183,7 @@ def test_chained_summaries_stay_flat() -> None:
     chained = compact_history(
         s.messages,
         s.message_tokens,
-        settings=s.settings.model_copy(update={"compact_target_tokens": 500}),
+        settings=s.settings.replace(compact_target_tokens=500),
         summarizer=SUMMARIZER,
         store=None,
         previous_summary=first.summary,

@@ -40,7 +40,7 @@ def hit(text: str, score: float, day: int = 1, kind: str = "short_term") -> Hit:
 
 def recount(messages: list[dict[str, Any]], settings: Settings) -> int:
     """The context's tokens counted again from the messages alone."""
-    return sum(message_tokens(m, count_tokens, settings.message_overhead_tokens) for m in messages)
+    return sum(message_tokens(m, count_tokens, settings.context.message_overhead_tokens) for m in messages)
 
 
 def test_sections_in_order_with_exact_counts() -> None:
@@ -72,7 +72,7 @@ def test_sections_in_order_with_exact_counts() -> None:
         {"role": "user", "content": "What did we pick for the cache?"},
     ]
     r = built.report
-    overhead = b.settings.message_overhead_tokens
+    overhead = b.settings.context.message_overhead_tokens
     assert r.sections["soul"] == count_tokens(SOUL)
     assert r.sections["system"] == count_tokens(system["content"]) + overhead
     assert r.sections["user"] == count_tokens("What did we pick for the cache?") + overhead
@@ -295,7 +295,7 @@ def test_never_over_the_window(  # type: ignore[no-untyped-def]
     assert r.sections["history"] + r.sections["summary"] <= history_budget
     for name, budget in zip(("memory", "daily_log", "awareness", "recall"), budgets, strict=True):
         assert r.sections[name] <= budget
-    assert r.sections["system"] - st_.message_overhead_tokens <= system
+    assert r.sections["system"] - st_.context.message_overhead_tokens <= system
     content = built.messages[0]["content"]
     assert content.startswith(soul) if soul.strip() else True
     assert built.messages[-1] == {"role": "user", "content": user_input}

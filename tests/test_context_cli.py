@@ -49,7 +49,7 @@ def test_context_command_prints_messages_and_report(mem: recall.Memory, tmp_path
         ),
         encoding="utf-8",
     )
-    path = str(mem.settings.path)
+    path = str(mem.settings.storage.path)
     runner = CliRunner()
     res = runner.invoke(
         main, ["context", "--user", "u1", "--session", str(session), "--path", path, "--json"]
@@ -161,9 +161,7 @@ def test_agent_loop_dry_run(mem: recall.Memory) -> None:
 def test_bound_session_sends_compaction_summaries_to_memory(mem: recall.Memory) -> None:
     from recall.context.session import Session
 
-    settings = mem.settings.model_copy(
-        update={"compact_threshold_tokens": 600, "compact_target_tokens": 200}
-    )
+    settings = mem.settings.replace(compact_threshold_tokens=600, compact_target_tokens=200)
     s = Session(mem, "u3", settings=settings)
     for i in range(30):
         s.add_user(f"Step {i}: move the invoices job to queue q{i} and keep retries at {i}.")

@@ -260,7 +260,7 @@ def test_environment_configures_the_lifecycle(
     monkeypatch.setenv("OPENAI_BASE_URL", server.url)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
     settings = Settings(path=tmp_path)
-    assert settings.llm_model == "env-model"
+    assert settings.llm.model == "env-model"
     store = Store(tmp_path / "s.sqlite3")
     life = Lifecycle(store, settings, lambda: pytest.fail("no embedding needed"))  # type: ignore[arg-type,return-value]
     assert isinstance(life.summarizer, LLMSummarizer)

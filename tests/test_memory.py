@@ -107,7 +107,7 @@ def test_cache_off_gives_same_ranking(settings: Settings, embedder: recall.Embed
         for t in FACTS:
             m.add(t, user_id="u1")
         warm = [(h.id, round(h.score, 4)) for h in m.deep_recall("cache timeout", user_id="u1")]
-    cold_settings = settings.model_copy(update={"vector_cache_mb": 0})
+    cold_settings = settings.replace(vector_cache_mb=0)
     with recall.open(settings=cold_settings) as m:
         cold = [(h.id, round(h.score, 4)) for h in m.deep_recall("cache timeout", user_id="u1")]
     assert cold == warm
@@ -156,7 +156,7 @@ def test_candidates_are_the_union_of_both_legs_with_exact_scores(
 ) -> None:
     # With a pool of 2, the hits must be exactly BM25's top 2 (with signal) plus the vector
     # top 2, each scored exactly by both legs, not only by the leg that proposed it.
-    s = settings.model_copy(update={"candidate_pool": 2})
+    s = settings.replace(candidate_pool=2)
     query = "cache test timeout for the beagle"
     with recall.open(settings=s) as m:
         ids = [m.add(t, user_id="u1") for t in FACTS]

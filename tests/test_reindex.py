@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import recall
-from recall import IndexStaleError
+from recall import ConfigError, IndexStaleError
 from recall.cli.main import main
 from recall.index.layout import index_key, vector_index, vector_partitions
 from recall.index.rebuild import check, reindex
@@ -42,13 +42,20 @@ def fill(path: Path, spec: str, users: int, per_user: int) -> None:
             )
 
 
+def test_alpha_is_a_setting_not_part_of_a_spec(tmp_path: Path) -> None:
+    spec = tmp_path / "old.toml"
+    spec.write_text('name = "old"\n[fusion]\nalpha = 0.5\n')
+    with pytest.raises(ConfigError, match="RECALL_ALPHA"):
+        load_spec(str(spec))
+
+
 def test_shipped_specs_load_and_differ() -> None:
     assert IndexSpec() == DEFAULT  # the file says what the built-in default says
     assert {p.stem for p in SPEC_DIR.glob("*.toml")} >= {"default", "multilingual"}
     assert MULTI.embedder == "use-multilingual" and MULTI.dimension == 512
     assert DEFAULT.fingerprint != MULTI.fingerprint
-    # alpha is a query-time knob: not part of the fingerprint.
-    assert IndexSpec(alpha=0.3).fingerprint == DEFAULT.fingerprint
+    # The fingerprint a folder written by 0.1.0 recorded (tests/fixtures/folder-0.1.0).
+    assert DEFAULT.fingerprint == "693e34ec1d61"
     plain = load_spec("plain")  # the blend recall started from, kept to measure against
     assert plain.embedder == "minilm" and not plain.analyzer.stem and plain.bm25.k1 == 1.5
     assert len({plain.fingerprint, DEFAULT.fingerprint, MULTI.fingerprint}) == 3

@@ -146,7 +146,7 @@ def test_get_relevant_memories_end_to_end(
     settings: recall.Settings, embedder: recall.Embedder
 ) -> None:
     # Capacity 2, promote 2: the third update promotes the first two into the article.
-    s = settings.model_copy(update={"short_term_capacity": 2, "promote_count": 2})
+    s = settings.replace(short_term_capacity=2, promote_count=2)
     with recall.open(settings=s) as mem:
         assert mem.get_relevant_memories("hello", user_id="u1") == ""
         mem.update_memory(
@@ -163,14 +163,14 @@ def test_get_relevant_memories_end_to_end(
         question = "Which Postgres version does the staging database use?"
         out = mem.get_relevant_memories(question, user_id="u1")
         assert out.startswith(f"## Bedrock\n\n{mem.long_term('u1').bedrock.strip()}")
-        assert count_tokens(out) <= s.memory_budget_tokens
+        assert count_tokens(out) <= s.context.memory_budget_tokens
         short = out.split(f"{SHORT_TERM_HEADING}\n\n", 1)[1]
         assert short.index("PostgreSQL 16") < short.index("oat milk")
         assert "Order 4471" in short  # the newest summary is there too
         # The same memory under many budgets: never over, Bedrock always leads.
         article, shorts = mem.long_term("u1"), mem.short_term("u1")
         for budget in (0, 4, 12, 30, 60, 120, 250):
-            tight = s.model_copy(update={"memory_budget_tokens": budget})
+            tight = s.replace(memory_budget_tokens=budget)
             text = relevant_memories(question, article, shorts, mem.embedder, settings=tight)
             assert count_tokens(text) <= budget
             assert not text or text.startswith("## Bedrock")

@@ -12,7 +12,7 @@ from recall.errors import ConfigError, InputError
 from recall.settings import Settings
 from recall.text import count_tokens
 
-OVERHEAD = Settings().message_overhead_tokens
+OVERHEAD = Settings().context.message_overhead_tokens
 
 
 def test_each_message_counted_once_exactly() -> None:

@@ -1,45 +1,72 @@
 import pytest
-from pydantic import ValidationError
 
-from recall import Settings
+from recall import ConfigError, Settings
+from recall.settings import GROUPS, env_name, reference
 
 
 def test_design_defaults() -> None:
     s = Settings()
-    assert s.alpha == 0.5
-    assert s.summarize_threshold_tokens == 80_000
-    assert (s.short_term_capacity, s.promote_count) == (20, 5)
-    assert (s.history_budget_tokens, s.compact_threshold_tokens, s.compact_target_tokens) == (
+    assert s.retrieval.alpha == 0.5
+    assert s.lifecycle.summarize_threshold_tokens == 80_000
+    assert (s.lifecycle.short_term_capacity, s.lifecycle.promote_count) == (20, 5)
+    assert (s.context.history_budget_tokens, s.context.compact_threshold_tokens, s.context.compact_target_tokens) == (
         40_000,
         30_000,
         15_000,
     )
-    assert (s.soul_budget_tokens, s.memory_budget_tokens, s.system_budget_tokens) == (
+    assert (s.context.soul_budget_tokens, s.context.memory_budget_tokens, s.context.system_budget_tokens) == (
         3_000,
         4_000,
         15_000,
     )
-    assert (s.warning_ratio, s.urgent_ratio, s.critical_ratio) == (0.6, 0.8, 0.92)
-    assert s.vector_partitions == 64
-    assert s.recall_kinds == ("short_term", "dynamic")
+    assert (s.context.warning_ratio, s.context.urgent_ratio, s.context.critical_ratio) == (0.6, 0.8, 0.92)
+    assert s.storage.vector_partitions == 64
+    assert s.retrieval.recall_kinds == ("short_term", "dynamic")
 
 
 def test_env_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RECALL_ALPHA", "0.3")
     monkeypatch.setenv("RECALL_VECTOR_PARTITIONS", "8")
     s = Settings()
-    assert s.alpha == 0.3 and s.vector_partitions == 8
+    assert s.retrieval.alpha == 0.3 and s.storage.vector_partitions == 8
 
 
 def test_invalid_values_rejected() -> None:
-    with pytest.raises(ValidationError):
+    with pytest.raises(ConfigError, match=r"alpha=1\.5 \(RECALL_ALPHA\)"):
         Settings(alpha=1.5)
-    with pytest.raises(ValidationError):
+    with pytest.raises(ConfigError, match="warning_ratio < urgent_ratio"):
         Settings(warning_ratio=0.9, urgent_ratio=0.8)
-    with pytest.raises(ValidationError):
-        Settings(not_a_setting=1)  # type: ignore[call-arg]
+    with pytest.raises(ConfigError, match="unknown setting 'not_a_setting'"):
+        Settings(not_a_setting=1)
 
 
-def test_frozen() -> None:
-    with pytest.raises(ValidationError):
-        Settings().alpha = 0.2  # type: ignore[misc]
+def test_a_bad_environment_value_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RECALL_ALPHA", "2")
+    with pytest.raises(ConfigError, match=r"RECALL_ALPHA='2' \(environment\)"):
+        Settings()
+    monkeypatch.setenv("RECALL_ALPHA", "0.2")
+    monkeypatch.setenv("RECALL_LLM_TIMEOUT_S", "-1")
+    with pytest.raises(ConfigError, match="RECALL_LLM_TIMEOUT_S='-1'"):
+        Settings()
+
+
+def test_flat_names_groups_and_replace_agree() -> None:
+    a = Settings(alpha=0.3, llm_model="m", path="x")
+    b = Settings(retrieval={"alpha": 0.3}, llm={"model": "m"}, storage={"path": "x"})
+    assert a == b and a.retrieval.alpha == 0.3 and a.llm.model == "m"
+    c = Settings().replace(alpha=0.3, llm_model="m", path="x")
+    assert c == a
+    with pytest.raises(ConfigError, match="RECALL_ALPHA"):
+        a.replace(alpha=7)  # replace validates, unlike pydantic's model_copy
+    with pytest.raises(ConfigError, match="unknown setting"):
+        a.replace(alhpa=0.1)
+
+
+def test_every_field_is_documented_once() -> None:
+    rows = list(reference())
+    names = [r[0] for r in rows]
+    envs = [r[1] for r in rows]
+    assert len(set(names)) == len(names) and len(set(envs)) == len(envs)
+    assert all(desc for *_, desc in rows)
+    assert env_name(GROUPS[1], "alpha") == "RECALL_ALPHA"
+    assert "RECALL_LLM_MODEL" in envs and "RECALL_PATH" in envs

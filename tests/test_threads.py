@@ -82,7 +82,7 @@ def _fill(m: recall.Memory) -> list[str]:
 def test_a_turn_is_found_through_its_neighbour(
     settings: Settings, embedder: recall.Embedder, cache_mb: int
 ) -> None:
-    s = settings.model_copy(update={"candidate_pool": 1, "vector_cache_mb": cache_mb})
+    s = settings.replace(candidate_pool=1, vector_cache_mb=cache_mb)
     query = "zebra migration documentary"
     with recall.open(settings=s) as m:
         ids = _fill(m)
@@ -95,7 +95,7 @@ def test_a_turn_is_found_through_its_neighbour(
 
 
 def test_weight_zero_turns_it_off(settings: Settings, embedder: recall.Embedder) -> None:
-    s = settings.model_copy(update={"candidate_pool": 1, "neighbour_weight": 0.0})
+    s = settings.replace(candidate_pool=1, neighbour_weight=0.0)
     with recall.open(settings=s) as m:
         ids = _fill(m)
         hits = m.deep_recall("zebra migration documentary", user_id="u1", top_k=10)
@@ -105,7 +105,7 @@ def test_weight_zero_turns_it_off(settings: Settings, embedder: recall.Embedder)
 def test_warm_and_cold_agree_with_threads(settings: Settings, embedder: recall.Embedder) -> None:
     out = []
     for mb in (1024, 0):
-        s = settings.model_copy(update={"vector_cache_mb": mb, "path": settings.path / str(mb)})
+        s = settings.replace(vector_cache_mb=mb, path=settings.storage.path / str(mb))
         with recall.open(settings=s) as m:
             _fill(m)
             hits = m.deep_recall("tomato garden documentary", user_id="u1", top_k=10)

@@ -217,7 +217,7 @@ def _settings_and_spec(path: Path, chroma_url: str | None, spec_name: str | None
     if spec_name:
         updates["index_spec"] = spec_name
     settings = Settings(**updates)
-    return settings, load_spec(settings.index_spec)
+    return settings, load_spec(settings.retrieval.index_spec)
 
 
 def _register_bench() -> None:

@@ -71,13 +71,13 @@ class ContextBuilder:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         s = self.settings = as_settings(settings)
-        if s.soul_budget_tokens > s.system_budget_tokens:
+        if s.context.soul_budget_tokens > s.context.system_budget_tokens:
             raise ConfigError(
-                f"soul_budget_tokens={s.soul_budget_tokens:,} is over system_budget_tokens="
-                f"{s.system_budget_tokens:,}: the soul must fit the system message"
+                f"soul_budget_tokens={s.context.soul_budget_tokens:,} is over system_budget_tokens="
+                f"{s.context.system_budget_tokens:,}: the soul must fit the system message"
             )
         self._clock = clock
-        encoding = self.settings.encoding
+        encoding = self.settings.text.encoding
         self.count: Callable[[str], int] = lambda t: count_tokens(t, encoding)
         self._awareness: tuple[object, float, str] | None = None
         self._fits: dict[tuple[str, str, int], tuple[str, int, int, int]] = {}
@@ -87,7 +87,7 @@ class ContextBuilder:
     def section_room(self, name: str) -> int:
         """Tokens a section's text may hold: its budget less its tags and join. A memory
         block fitted to this (``get_relevant_memories(max_tokens=...)``) is never re-cut."""
-        budget = int(getattr(self.settings, f"{name}_budget_tokens"))
+        budget = int(getattr(self.settings.context, f"{name}_budget_tokens"))
         return max(0, budget - self._wrap(name))
 
     def _wrap(self, name: str) -> int:
@@ -101,7 +101,7 @@ class ContextBuilder:
             return render_awareness(awareness)
         now = self._clock()
         cached = self._awareness
-        if cached and cached[0] is awareness and now - cached[1] < self.settings.awareness_cache_s:
+        if cached and cached[0] is awareness and now - cached[1] < self.settings.context.awareness_cache_s:
             return cached[2]
         text = render_awareness(awareness())
         self._awareness = (awareness, now, text)
@@ -149,7 +149,7 @@ class ContextBuilder:
             context.append({"role": "user", "content": user_input})
         return format_memory_for_injection(
             memory,
-            max_tokens=self.settings.memory_budget_tokens,
+            max_tokens=self.settings.context.memory_budget_tokens,
             current_context=context,
             settings=self.settings,
             count=self.count,
@@ -197,17 +197,17 @@ class ContextBuilder:
         hits = list(recall_hits or ())
         if any(not isinstance(h, Hit) for h in hits):
             raise InputError("recall_hits must be recall.Hit objects, as deep_recall returns")
-        overhead, window = s.message_overhead_tokens, s.context_window_tokens
+        overhead, window = s.context.message_overhead_tokens, s.context.context_window_tokens
         soul_t = count(soul)
-        if soul_t > s.soul_budget_tokens or soul_t > s.system_budget_tokens:
+        if soul_t > s.context.soul_budget_tokens or soul_t > s.context.system_budget_tokens:
             raise ConfigError(
                 f"the soul has {soul_t:,} tokens, over soul_budget_tokens="
-                f"{s.soul_budget_tokens:,} (system_budget_tokens={s.system_budget_tokens:,}); "
+                f"{s.context.soul_budget_tokens:,} (system_budget_tokens={s.context.system_budget_tokens:,}); "
                 "the soul is never cut: shorten it or raise RECALL_SOUL_BUDGET_TOKENS"
             )
         user_msg = None if user_input is None else {"role": "user", "content": user_input}
         user_t = message_tokens(user_msg, count, overhead) if user_msg is not None else 0
-        sys_limit = min(s.system_budget_tokens, window - user_t - overhead)
+        sys_limit = min(s.context.system_budget_tokens, window - user_t - overhead)
         if soul_t > sys_limit:
             raise InputError(
                 f"user_input has {user_t:,} tokens; with the soul ({soul_t:,}) it does not fit "
@@ -218,10 +218,10 @@ class ContextBuilder:
         all_hits = hits
         hits, repeated = drop_repeated(hits, memory_text)
         sources = {
-            "memory": (memory_text, s.memory_budget_tokens),
-            "daily_log": (optional_text(daily_log, "daily_log"), s.daily_log_budget_tokens),
-            "awareness": (self.awareness_text(awareness), s.awareness_budget_tokens),
-            "recall": (recall_lines(hits), s.recall_budget_tokens),
+            "memory": (memory_text, s.context.memory_budget_tokens),
+            "daily_log": (optional_text(daily_log, "daily_log"), s.context.daily_log_budget_tokens),
+            "awareness": (self.awareness_text(awareness), s.context.awareness_budget_tokens),
+            "recall": (recall_lines(hits), s.context.recall_budget_tokens),
         }
         cuts: dict[str, Cut] = {}
         content: dict[str, tuple[str, int]] = {}
@@ -273,7 +273,7 @@ class ContextBuilder:
 
         messages: list[dict[str, Any]] = [{"role": "system", "content": sys_text}]
         room = window - sys_t - user_t
-        history, hist_t, summary_t = self._history(session, min(s.history_budget_tokens, room))
+        history, hist_t, summary_t = self._history(session, min(s.context.history_budget_tokens, room))
         kept_hist = len(history)
         dropped_hist = len(session) - kept_hist
         if dropped_hist:
@@ -322,13 +322,13 @@ class ContextBuilder:
     # --- helpers ------------------------------------------------------------------------
     def _tokens_of(self, session: Session) -> list[int]:
         s, theirs = self.settings, session.settings
-        if (theirs.encoding, theirs.message_overhead_tokens) == (
-            s.encoding,
-            s.message_overhead_tokens,
+        if (theirs.text.encoding, theirs.context.message_overhead_tokens) == (
+            s.text.encoding,
+            s.context.message_overhead_tokens,
         ):
             return session.message_tokens
         # Counted under other settings: count again with ours, or the total would lie.
-        return [message_tokens(m, self.count, s.message_overhead_tokens) for m in session.messages]
+        return [message_tokens(m, self.count, s.context.message_overhead_tokens) for m in session.messages]
 
     def _history(self, session: Session, budget: int) -> tuple[list[dict[str, Any]], int, int]:
         """(kept messages, their tokens, summary tokens): newest first, calls kept whole."""
@@ -346,7 +346,7 @@ class ContextBuilder:
         if session.restored_tokens <= room:
             return dict(session.restored_message), session.restored_tokens
         # Not all fit: the best items that do (rare, so counted here rather than cached).
-        overhead = self.settings.message_overhead_tokens
+        overhead = self.settings.context.message_overhead_tokens
         items = list(session.restored)
         while items:
             items.pop()

@@ -141,8 +141,8 @@ def score_summary(
         rates.append(kept / len(keys.instructions))
     key_info = sum(rates) / len(rates) if rates else 1.0
     ratio = count(summary) / max(1, original_tokens)
-    compression = 1.0 if ratio <= settings.quality_max_ratio else settings.quality_max_ratio / ratio
-    w = settings.quality_weights
+    compression = 1.0 if ratio <= settings.context.quality_max_ratio else settings.context.quality_max_ratio / ratio
+    w = settings.context.quality_weights
     score = (w[0] * coverage + w[1] * key_info + w[2] * compression) / (sum(w) or 1.0)
     return Quality(coverage, key_info, compression, round(score, 4), tuple(missing))
 
@@ -210,7 +210,7 @@ def compact_history(
     started = time.perf_counter()
     s = settings
     starts = [m.get("role") != "tool" for m in messages]
-    keep_from = newest_start(tokens, starts, s.compact_target_tokens)
+    keep_from = newest_start(tokens, starts, s.context.compact_target_tokens)
     if keep_from == 0:
         return None
     # Chain: the last summary is part of what is summarized now, as the messages it quotes.
@@ -218,7 +218,7 @@ def compact_history(
     states = [*prior, *messages[:keep_from]]
     original = sum(tokens[:keep_from]) + (count(previous_summary) if previous_summary else 0)
     keys = key_items(states)
-    budget = s.compact_summary_tokens
+    budget = s.context.compact_summary_tokens
     attempts: list[Quality] = []
     summary: str | None = None
     path: CompactionPath = "truncate"
@@ -236,18 +236,18 @@ def compact_history(
         attempts.append(quality)
         if not best[0] or quality.score > best[1].score:
             best = (text, quality)
-        if quality.score >= s.quality_threshold:
+        if quality.score >= s.context.quality_threshold:
             summary, path = text, name
             break
     if summary is None and best[0]:
-        text = _hybrid(best[0], states, best[1].missing, budget, count, s.tool_result_chars)
+        text = _hybrid(best[0], states, best[1].missing, budget, count, s.context.tool_result_chars)
         quality = score_summary(text, keys, original, count, s)
         attempts.append(quality)
-        if quality.score >= s.quality_threshold:
+        if quality.score >= s.context.quality_threshold:
             summary, path = text, "hybrid"
     stored_states: Any = summary
     if summary is None:
-        share = math.ceil(s.truncate_keep_ratio * sum(tokens))
+        share = math.ceil(s.context.truncate_keep_ratio * sum(tokens))
         keep_from = max(keep_from, newest_start(tokens, starts, share))
         # Nothing is lost: the dropped messages themselves go to the memory, which
         # summarizes them on its own.

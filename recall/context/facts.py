@@ -177,7 +177,7 @@ def rank_facts(
         return []
     context = current_context or ""
     if not isinstance(context, str):
-        context = conversation_context(context, s.injection_recent_turns)
+        context = conversation_context(context, s.context.injection_recent_turns)
     # Recency stands in for a missing confidence: by creation time when every fact has
     # one, else by position (later = newer); newest 1.0, oldest 0.0.
     times = [p[2] for p in parsed]
@@ -191,7 +191,7 @@ def rank_facts(
     texts = [t for t, _, _ in parsed]
     if context.strip():
         sims = tfidf_similarities(texts, context)
-        ws, wc = s.injection_similarity_weight, s.injection_confidence_weight
+        ws, wc = s.context.injection_similarity_weight, s.context.injection_confidence_weight
         scores = [ws * sim + wc * c for sim, c in zip(sims, confs, strict=True)]
     else:  # no context: confidence order, as before seed 004's change
         sims = [0.0] * len(texts)
@@ -220,10 +220,10 @@ def format_memory_for_injection(
     ``max_tokens`` defaults to ``Settings.injection_max_tokens`` (2,000).
     """
     s = settings or Settings()
-    budget = s.injection_max_tokens if max_tokens is None else max_tokens
+    budget = s.context.injection_max_tokens if max_tokens is None else max_tokens
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
         raise InputError(f"max_tokens must be an integer >= 0, got {max_tokens!r}")
-    counter = count or (lambda t: count_tokens(t, s.encoding))
+    counter = count or (lambda t: count_tokens(t, s.text.encoding))
     lines: list[str] = []
     used = 0
     nl = counter("\n")

@@ -251,13 +251,13 @@ def relevant_memories(
     budget: int | None = None,
 ) -> str:
     """The memory block for ``user_input`` within ``budget`` tokens (default
-    ``settings.memory_budget_tokens``).
+    ``settings.context.memory_budget_tokens``).
 
     ``embedder`` is called only when summaries are ranked (there are some, and room).
     """
     s = settings
-    counter = count or (lambda t: count_tokens(t, s.encoding))
-    budget = s.memory_budget_tokens if budget is None else budget
+    counter = count or (lambda t: count_tokens(t, s.text.encoding))
+    budget = s.context.memory_budget_tokens if budget is None else budget
     block = chapters_block(article, budget, counter)
     if block is None:
         return ""
@@ -268,14 +268,14 @@ def relevant_memories(
     # tokenized whole to rank a handful of summaries.
     sims = summary_similarities(
         embedder(),
-        user_input[: s.max_query_chars],
+        user_input[: s.retrieval.max_query_chars],
         [r.text for r in usable],
-        cache_size=s.relevant_cache_size,
+        cache_size=s.lifecycle.relevant_cache_size,
     )
     ranked = rank_summaries(
         usable,
         sims,
-        similarity_weight=s.injection_similarity_weight,
-        recency_weight=s.injection_confidence_weight,
+        similarity_weight=s.context.injection_similarity_weight,
+        recency_weight=s.context.injection_confidence_weight,
     )
     return add_summaries(block, [r.text for r in ranked], budget, counter)

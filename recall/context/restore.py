@@ -93,18 +93,18 @@ def restore_items(
         if not item.get("content"):
             continue
         ops = item["ops"]
-        s = item_score(key, item["kind"], ops, n, settings.restore_weights)
+        s = item_score(key, item["kind"], ops, n, settings.context.restore_weights)
         block = _render_item(key, ops[-1][1], s, item["content"])
         scored.append(RestoredItem(key, item["kind"], ops[-1][1], item["content"], count(block), s))
     scored.sort(key=lambda r: -r.score)
     chosen: list[RestoredItem] = []
     total = 0
     for ranked in scored:
-        if len(chosen) >= settings.restore_max_items:
+        if len(chosen) >= settings.context.restore_max_items:
             break
-        if ranked.tokens > settings.restore_item_tokens:
+        if ranked.tokens > settings.context.restore_item_tokens:
             continue
-        if total + ranked.tokens > settings.restore_total_tokens:
+        if total + ranked.tokens > settings.context.restore_total_tokens:
             continue  # a smaller item further down may still fit (seed 002's best fit)
         chosen.append(ranked)
         total += ranked.tokens

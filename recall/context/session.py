@@ -14,8 +14,6 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from ..errors import ConfigError, InputError
 from ..lifecycle.summarize import Summarizer, make_summarizer
 from ..models import validate_user_id
@@ -50,15 +48,7 @@ def as_settings(
         return value
     if not isinstance(value, Mapping):
         raise ConfigError(f"settings must be recall.Settings or a dict, not {type(value).__name__}")
-    try:
-        return Settings(**{**(default.model_dump() if default else {}), **value})
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'settings'}: {e['msg']}" for e in exc.errors()
-        )
-        raise ConfigError(
-            f"invalid settings ({problems}); fix the values or their RECALL_ variables"
-        ) from exc
+    return (default or Settings()).replace(**value)
 
 
 def _text(value: object, what: str) -> str:
@@ -97,7 +87,7 @@ class Session:
         self.settings = as_settings(settings, memory.settings if memory is not None else None)
         self.auto_compact = auto_compact
         self._summarizer = summarizer
-        encoding = self.settings.encoding
+        encoding = self.settings.text.encoding
         self.count: Callable[[str], int] = lambda t: count_tokens(t, encoding)
         self._messages: list[dict[str, Any]] = []
         self._tokens: list[int] = []
@@ -148,15 +138,15 @@ class Session:
     def usage(self) -> Usage:
         """Tokens used of ``history_budget_tokens``, level, estimated rounds left, bar."""
         s = self.settings
-        used, budget = self.tokens, s.history_budget_tokens
+        used, budget = self.tokens, s.context.history_budget_tokens
         ratio = used / budget
         rounds = sum(1 for m in self._messages if m["role"] == "user")
         # Seed 002 assumes 1.75% of the budget per round; our own average is better once known.
-        per_round = self._total / rounds if rounds else s.round_share_estimate * budget
+        per_round = self._total / rounds if rounds else s.context.round_share_estimate * budget
         level = usage_level(
-            ratio, warning=s.warning_ratio, urgent=s.urgent_ratio, critical=s.critical_ratio
+            ratio, warning=s.context.warning_ratio, urgent=s.context.urgent_ratio, critical=s.context.critical_ratio
         )
-        left = rounds_left(used, budget, critical=s.critical_ratio, per_round=per_round)
+        left = rounds_left(used, budget, critical=s.context.critical_ratio, per_round=per_round)
         return Usage(used, budget, ratio, level, left, progress_bar(ratio))
 
     def needs_compaction(self) -> bool:
@@ -168,10 +158,10 @@ class Session:
         summarize the summary."""
         s = self.settings
         full = (
-            self.tokens >= s.compact_threshold_tokens
-            or self.tokens >= s.critical_ratio * s.history_budget_tokens
+            self.tokens >= s.context.compact_threshold_tokens
+            or self.tokens >= s.context.critical_ratio * s.context.history_budget_tokens
         )
-        grown = self._total >= (s.compact_target_tokens + s.compact_threshold_tokens) / 2
+        grown = self._total >= (s.context.compact_target_tokens + s.context.compact_threshold_tokens) / 2
         return full and (self.summary is None or grown)
 
     # --- adding -------------------------------------------------------------------------
@@ -208,7 +198,7 @@ class Session:
             "type": "function",
             "function": {
                 "name": name,
-                "arguments": truncate_chars(args, self.settings.tool_input_chars),
+                "arguments": truncate_chars(args, self.settings.context.tool_input_chars),
             },
         }
         last = self._messages[-1] if self._messages else None
@@ -238,9 +228,9 @@ class Session:
             raise InputError(f"tool call {tool_use_id!r} already has its result")
         if self._calls[tool_use_id] == TOOL_NAME:
             # Recall results are consumed inside their own budget, best hits kept (issue 7).
-            content = fit_recall_json(content, self.settings.recall_budget_tokens, self.count)
+            content = fit_recall_json(content, self.settings.context.recall_budget_tokens, self.count)
         else:
-            content = truncate_chars(content, self.settings.tool_result_chars)
+            content = truncate_chars(content, self.settings.context.tool_result_chars)
         self._pending.remove(tool_use_id)
         self._append({"role": "tool", "tool_call_id": tool_use_id, "content": content})
 
@@ -313,7 +303,7 @@ class Session:
 
     # --- internals ----------------------------------------------------------------------
     def _cost(self, message: Mapping[str, Any]) -> int:
-        return message_tokens(message, self.count, self.settings.message_overhead_tokens)
+        return message_tokens(message, self.count, self.settings.context.message_overhead_tokens)
 
     def _append(self, message: dict[str, Any], *, check: bool = True) -> None:
         tokens = self._cost(message)

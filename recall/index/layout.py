@@ -28,18 +28,18 @@ def vector_partitions(store: Store, settings: Settings) -> int:
     """
     recorded = store.get_meta(PARTITIONS_KEY)
     if recorded is None:
-        store.set_meta(PARTITIONS_KEY, str(settings.vector_partitions))
-        return settings.vector_partitions
+        store.set_meta(PARTITIONS_KEY, str(settings.storage.vector_partitions))
+        return settings.storage.vector_partitions
     return int(recorded)
 
 
 def vector_index(settings: Settings, spec: IndexSpec, partitions: int) -> VectorIndex:
     """The vector index of ``spec`` in the memory folder (or on the Chroma server)."""
-    path = Path(settings.path)
-    url = settings.chroma_url
+    path = Path(settings.storage.path)
+    url = settings.storage.chroma_url
     where = f"the Chroma server at {url}" if url else f"the embedded store in {path / 'chroma'}"
     return VectorIndex(
-        chroma_client(path / "chroma", url, settings.chroma_timeout_s),
+        chroma_client(path / "chroma", url, settings.storage.chroma_timeout_s),
         prefix=f"recall-{spec.vector_fingerprint}",
         partitions=partitions,
         dimension=spec.dimension,

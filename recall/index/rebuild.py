@@ -186,20 +186,20 @@ def reindex(
     reindexed); ``progress(done, total)`` is called after every written batch.
     """
     started = time.perf_counter()
-    store = Store(settings.path / "recall.sqlite3")
+    store = Store(settings.storage.path / "recall.sqlite3")
     try:
         vectors = vector_index(settings, spec, vector_partitions(store, settings))
         everyone = store.users()
         scope = list(everyone if users is None else users)
         unknown = sorted(set(scope) - set(everyone))
         if unknown:
-            raise ConfigError(f"no such users in {settings.path}: {unknown[:5]}")
+            raise ConfigError(f"no such users in {settings.storage.path}: {unknown[:5]}")
         report = ReindexReport(spec=spec.name, fingerprint=spec.fingerprint, users=len(scope))
         plans = [_plan(store, vectors, u) for u in scope]
         total = sum(len(p.stale) for p in plans)
         report.records = sum(len(store.hashes(u)) for u in scope)
         report.removed = sum(len(p.orphans) for p in plans)
-        embedder = load_embedder(spec.embedder, device=settings.embed_device)
+        embedder = load_embedder(spec.embedder, device=settings.retrieval.embed_device)
         written = 0
 
         def on_batch(n: int) -> None:
@@ -216,7 +216,7 @@ def reindex(
             embedder.embed_documents,
             plans,
             key=index_key(spec),
-            batch=settings.reindex_batch_size,
+            batch=settings.retrieval.reindex_batch_size,
             on_batch=on_batch,
         )
         report.embedded = total
@@ -253,7 +253,7 @@ def _drop_other_collections(vectors: VectorIndex, keep: str) -> None:
 
 def check(settings: Settings, spec: IndexSpec) -> tuple[str | None, list[CheckRow]]:
     """Compare store and index per user: (built fingerprint, one row per user)."""
-    store = Store(settings.path / "recall.sqlite3")
+    store = Store(settings.storage.path / "recall.sqlite3")
     try:
         vectors = vector_index(settings, spec, vector_partitions(store, settings))
         rows = []

@@ -91,7 +91,7 @@ class Retriever:
         records = self.store.records(user_id, kinds=list(kinds))
         keyword = self._keyword(records)
         matrix = None
-        if self.settings.vector_cache_mb > 0:
+        if self.settings.retrieval.vector_cache_mb > 0:
             loaded = self.vectors.load(user_id)
             row = {rid: j for j, rid in enumerate(loaded.ids)}
             matrix = np.zeros((len(records), embedder.dimension), dtype=np.float32)
@@ -112,9 +112,9 @@ class Retriever:
         return part
 
     def _evict(self) -> None:
-        budget = self.settings.vector_cache_mb * 1024 * 1024
+        budget = self.settings.retrieval.vector_cache_mb * 1024 * 1024
         while len(self._cache) > 1 and (
-            len(self._cache) > self.settings.keyword_cache_partitions
+            len(self._cache) > self.settings.retrieval.keyword_cache_partitions
             or sum(p.nbytes for p in self._cache.values()) > budget
         ):
             self._cache.popitem(last=False)
@@ -122,7 +122,7 @@ class Retriever:
     def _links(
         self, records: list[Record]
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None:
-        return threads.links(records, self.settings.thread_key)
+        return threads.links(records, self.settings.retrieval.thread_key)
 
     def _keyword(self, records: list[Record]) -> KeywordPartition:
         return KeywordPartition(
@@ -157,12 +157,12 @@ class Retriever:
             part = self._keyword_only_partition(req.user_id, req.kinds)
         if not part.records:
             return []
-        pool = self.settings.candidate_pool
+        pool = self.settings.retrieval.candidate_pool
         kw_all = part.keyword.scores(req.query)
         kw_top = _top(kw_all, pool)
         kw_top = kw_top[kw_all[kw_top] > 0.0]  # documents sharing no word are no candidates
         # Threaded records are scored with their neighbours (recall.index.threads).
-        links = part.links if self.settings.neighbour_weight > 0 else None
+        links = part.links if self.settings.retrieval.neighbour_weight > 0 else None
         vec_all: npt.NDArray[np.float64] | None = None
         if degraded:
             cand = kw_top
@@ -185,12 +185,12 @@ class Retriever:
         else:
             prev, nxt = links
             cand = threads.expand(cand, prev, nxt)
-            w, hops = self.settings.neighbour_weight, self.settings.neighbour_hops
+            w, hops = self.settings.retrieval.neighbour_weight, self.settings.retrieval.neighbour_hops
             kw = threads.smooth(kw_all, cand, prev, nxt, w, hops)
             vec = None if vec_all is None else threads.smooth(vec_all, cand, prev, nxt, w, hops)
         vec_leg = vec if vec is not None else np.zeros_like(kw)
         if fusion == "rrf":
-            fused = fuse_rrf(kw, vec_leg, alpha, self.settings.rrf_k)
+            fused = fuse_rrf(kw, vec_leg, alpha, self.settings.retrieval.rrf_k)
         else:
             fused = fuse_linear(kw, vec_leg, alpha)
         kw_norm, vec_norm = minmax(kw), minmax(vec_leg)
@@ -237,7 +237,7 @@ class Retriever:
         cand = np.union1d(kw_top, np.fromiter(found, dtype=np.intp, count=len(found)))
         need = cand
         if links is not None:
-            need = threads.expand(cand, *links, 1 + self.settings.neighbour_hops)
+            need = threads.expand(cand, *links, 1 + self.settings.retrieval.neighbour_hops)
         # Exact vector scores for those the vector top list did not reach.
         missing = [part.records[int(i)].id for i in need if int(i) not in found]
         for rid, v in self.vectors.vectors(req.user_id, missing).items():

@@ -38,7 +38,10 @@ SPEC_DIR = _spec_dir()
 
 @dataclass(frozen=True)
 class IndexSpec:
-    """An index spec: embedder, BM25, tokenizer, fusion alpha, passage size."""
+    """An index spec: embedder, BM25, tokenizer, Dynamic-chapter passage size.
+
+    The fusion weight alpha is a query-time knob and lives in ``Settings.retrieval``.
+    """
 
     name: str = "default"
     embedder: str = "minilm+use-multilingual"
@@ -46,7 +49,6 @@ class IndexSpec:
     bm25: BM25Params = field(default_factory=lambda: BM25Params(k1=0.9, b=0.4))
     tokenizer: str = BASE_TOKENIZER
     analyzer: Analyzer = field(default_factory=lambda: Analyzer(stem=True, stopwords=True))
-    alpha: float = 0.5
     passage_tokens: int = 200
 
     @property
@@ -75,6 +77,12 @@ class IndexSpec:
     @classmethod
     def from_toml(cls, data: dict[str, Any], *, source: str) -> IndexSpec:
         """Build a spec from parsed TOML, with a ConfigError naming ``source`` on bad data."""
+        if "fusion" in data:
+            # alpha changes no stored index: it is a query-time setting with one owner.
+            raise ConfigError(
+                f"index spec {source}: remove the [fusion] table; the keyword weight is "
+                "set with RECALL_ALPHA (Settings.retrieval.alpha)"
+            )
         try:
             d = cls()  # a key left out takes the default spec's value
             emb = data.get("embedder", {})
@@ -95,7 +103,6 @@ class IndexSpec:
                     stem=_flag(tok, "stem", d.analyzer.stem, source),
                     stopwords=_flag(tok, "stopwords", d.analyzer.stopwords, source),
                 ),
-                alpha=float(data.get("fusion", {}).get("alpha", d.alpha)),
                 passage_tokens=int(data.get("passages", {}).get("max_tokens", d.passage_tokens)),
             )
         except (TypeError, ValueError, AttributeError) as exc:
@@ -104,8 +111,6 @@ class IndexSpec:
             raise ConfigError(f"index spec {source}: unknown tokenizer {spec.tokenizer!r}")
         if spec.bm25.method not in ("lucene", "robertson", "atire", "bm25l", "bm25+"):
             raise ConfigError(f"index spec {source}: unknown BM25 method {spec.bm25.method!r}")
-        if not 0.0 <= spec.alpha <= 1.0:
-            raise ConfigError(f"index spec {source}: alpha must be in [0, 1]")
         return spec
 
 

@@ -196,11 +196,11 @@ def _message(value: object, where: str) -> dict[str, Any]:
 def _chat_updates(
     messages: list[tuple[str, dict[str, Any]]], settings: Settings, count: Callable[[str], int]
 ) -> list[Update]:
-    overhead = settings.message_overhead_tokens
+    overhead = settings.context.message_overhead_tokens
     costs = [message_tokens(m, count, overhead) for _, m in messages]
     starts = [m.get("role") not in ("tool", "function") for _, m in messages]
     updates = []
-    for span in chunk_bounds(costs, starts, settings.ingest_chunk_tokens):
+    for span in chunk_bounds(costs, starts, settings.lifecycle.ingest_chunk_tokens):
         locs = [messages[i][0] for i in span]
         where = locs[0] if len(locs) == 1 else f"{locs[0]} to {_tail(locs[-1], locs[0])}"
         updates.append(Update(where, [messages[i][1] for i in span], locs))
@@ -275,7 +275,7 @@ def plan_values(
     count: Callable[[str], int] | None = None,
 ) -> list[Update]:
     """The update_memory calls for the file's top-level ``(location, value)`` entries."""
-    counter = count or (lambda t: count_tokens(t, settings.encoding))
+    counter = count or (lambda t: count_tokens(t, settings.text.encoding))
     updates: list[Update] = []
     pending: list[tuple[str, dict[str, Any]]] = []  # consecutive message entries
     seen: list[str] = []
@@ -314,7 +314,7 @@ def plan_values(
         raise InputError(f"no LoCoMo sample {', '.join(missing)} in the file; samples: {have}")
     for u in updates:  # the deep checks of update_memory, before anything is written
         try:
-            to_turns(u.messages, max_chars=settings.max_states_chars)
+            to_turns(u.messages, max_chars=settings.lifecycle.max_states_chars)
         except InputError as exc:
             raise InputError(u.locate(str(exc))) from exc
     return updates

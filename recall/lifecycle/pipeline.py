@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from ..errors import InputError, StoreError
 from ..index.embed import Embedder
+from ..index.spec import IndexSpec
 from ..llm import LLMClient
 from ..models import Record, utcnow, validate_user_id
 from ..settings import Settings
@@ -94,21 +95,25 @@ class Lifecycle:
         embedder_fn: Callable[[], Embedder],
         summarizer: Summarizer | None = None,
         reconstructor: Reconstructor | None = None,
+        *,
+        passage_tokens: int = IndexSpec.passage_tokens,
     ) -> None:
         self.store = store
         self.settings = settings
-        self.count: Callable[[str], int] = lambda t: count_tokens(t, settings.encoding)
+        # The index spec owns the passage size: its fingerprint covers how Dynamic is cut.
+        self.passage_tokens = passage_tokens
+        self.count: Callable[[str], int] = lambda t: count_tokens(t, settings.text.encoding)
         client = None
         if summarizer is None or reconstructor is None:
             client = LLMClient.from_settings(settings)
-        offline_sum = ExtractiveSummarizer(count=self.count, max_chars=settings.max_states_chars)
+        offline_sum = ExtractiveSummarizer(count=self.count, max_chars=settings.lifecycle.max_states_chars)
         self.summarizer: Summarizer = summarizer or (
             offline_sum if client is None else LLMSummarizer(client, offline_sum)
         )
         offline_rec = OfflineReconstructor(
             embedder_fn,
-            chapter_tokens=settings.chapter_tokens,
-            dedup_similarity=settings.dedup_similarity,
+            chapter_tokens=settings.lifecycle.chapter_tokens,
+            dedup_similarity=settings.lifecycle.dedup_similarity,
             count=self.count,
         )
         self.reconstructor: Reconstructor = reconstructor or (
@@ -176,7 +181,7 @@ class Lifecycle:
         total = 0
         for turn in to_turns(messages, max_chars=2**62):
             total += self.count(turn.text) + 4  # role and framing, as chat formats count
-            if total >= self.settings.summarize_threshold_tokens:
+            if total >= self.settings.lifecycle.summarize_threshold_tokens:
                 return True
         return False
 
@@ -203,11 +208,11 @@ class Lifecycle:
     # --- steps --------------------------------------------------------------------------
     def _payload(self, states: object) -> dict[str, Any]:
         if isinstance(states, str):
-            text = check_text(states, what="states", max_chars=self.settings.max_text_chars)
+            text = check_text(states, what="states", max_chars=self.settings.storage.max_text_chars)
             if not text.strip():
                 raise InputError("states is an empty string: there is nothing to remember")
             return {"text": text}
-        turns = to_turns(states, max_chars=self.settings.max_states_chars)
+        turns = to_turns(states, max_chars=self.settings.lifecycle.max_states_chars)
         # Journaled flattened, so a stored job needs no foreign objects to be replayed.
         return {"messages": [{"role": t.role, "content": t.text, "name": t.name} for t in turns]}
 
@@ -215,7 +220,7 @@ class Lifecycle:
         if "text" in payload:
             return str(payload["text"])
         messages = [{k: v for k, v in m.items() if v is not None} for m in payload["messages"]]
-        return self.summarizer.summarize(messages, budget_tokens=self.settings.summary_tokens)
+        return self.summarizer.summarize(messages, budget_tokens=self.settings.lifecycle.summary_tokens)
 
     def _put_summary(
         self, db: Any, uid: str, job_id: str, at: datetime, text: str, payload: dict[str, Any]
@@ -256,7 +261,7 @@ class Lifecycle:
             log.warning("recall: background job %s failed: %s", job_id, exc)
             retry = not isinstance(exc, InputError)
             return self.journal.record_failure(
-                job_id, str(exc), self.settings.job_attempts if retry else 1
+                job_id, str(exc), self.settings.lifecycle.job_attempts if retry else 1
             )
 
     def _lock(self, user_id: str) -> threading.Lock:
@@ -270,9 +275,9 @@ class Lifecycle:
         with self._lock(uid):  # one promoter per user in this process; others race safely
             while True:
                 shorts = self.store.records(uid, kinds=["short_term"])
-                if len(shorts) <= self.settings.short_term_capacity:
+                if len(shorts) <= self.settings.lifecycle.short_term_capacity:
                     return done
-                batch = shorts[: self.settings.promote_count]
+                batch = shorts[: self.settings.lifecycle.promote_count]
                 current = read_version(self.store, uid)
                 article = self.reconstructor.reconstruct(current.article(), [r.text for r in batch])
                 try:
@@ -282,7 +287,7 @@ class Lifecycle:
                 except _Conflict:
                     conflicts += 1
                     self.conflicts += 1
-                    if conflicts >= self.settings.promote_attempts:
+                    if conflicts >= self.settings.lifecycle.promote_attempts:
                         raise StoreError(
                             f"promotion for user {uid!r} lost the race {conflicts} times; "
                             "another process keeps writing this user: retry later"
@@ -292,7 +297,7 @@ class Lifecycle:
         now = utcnow()
         version = expected + 1
         ids = [r.id for r in batch]
-        passages = split_passages(article.dynamic, self.settings.passage_tokens, self.count)
+        passages = split_passages(article.dynamic, self.passage_tokens, self.count)
         dynamic = dynamic_records(uid, version, passages, now, self.count)
         archives = archive_records(batch, version, now)
         marks = ",".join("?" * len(ids))
