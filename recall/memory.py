@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # lifecycle (issue 3): imported lazily at run time
 
 __all__ = ["Memory", "open"]
 
+
 def _input_error(exc: ValidationError, what: str) -> InputError:
     parts = []
     for err in exc.errors():
@@ -224,7 +225,9 @@ class Memory:
         if isinstance(top_k, bool) or not isinstance(top_k, int):
             raise InputError(f"top_k must be an integer, got {top_k!r}")
         if not 1 <= top_k <= self.settings.retrieval.max_top_k:
-            raise InputError(f"top_k must be between 1 and {self.settings.retrieval.max_top_k}, got {top_k}")
+            raise InputError(
+                f"top_k must be between 1 and {self.settings.retrieval.max_top_k}, got {top_k}"
+            )
         if kinds is None:
             kinds = self.settings.retrieval.recall_kinds
         elif isinstance(kinds, str):

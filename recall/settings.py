@@ -219,9 +219,7 @@ class ContextSettings(_Group):
     warning_ratio: float = Field(0.60, gt=0, lt=1, description="Usage warning level.")
     urgent_ratio: float = Field(0.80, gt=0, lt=1, description="Usage urgent level.")
     critical_ratio: float = Field(0.92, gt=0, le=1, description="Usage critical: compact now.")
-    quality_threshold: float = Field(
-        0.6, ge=0, le=1, description="Summary quality gate threshold."
-    )
+    quality_threshold: float = Field(0.6, ge=0, le=1, description="Summary quality gate threshold.")
     truncate_keep_ratio: float = Field(
         0.3, gt=0, le=1, description="Fallback truncation keeps the newest share."
     )
@@ -291,7 +289,9 @@ def env_name(group: type[_Group], field: str) -> str:
     return f"{group.model_config.get('env_prefix', _ENV)}{field}".upper()
 
 
-def _config_error(group: type[_Group], exc: ValidationError, given: Mapping[str, Any]) -> ConfigError:
+def _config_error(
+    group: type[_Group], exc: ValidationError, given: Mapping[str, Any]
+) -> ConfigError:
     problems = []
     for err in exc.errors():
         field = str(err["loc"][0]) if err["loc"] else ""
@@ -348,9 +348,7 @@ class Settings(BaseModel):
                 group, name = _FLAT[key]
                 parts[group][name] = value
             else:
-                raise ConfigError(
-                    f"unknown setting {key!r}; `recall settings` lists every setting"
-                )
+                raise ConfigError(f"unknown setting {key!r}; `recall settings` lists every setting")
         for g in GROUPS:
             if g.group in groups:
                 if parts[g.group]:

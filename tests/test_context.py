@@ -40,7 +40,9 @@ def hit(text: str, score: float, day: int = 1, kind: str = "short_term") -> Hit:
 
 def recount(messages: list[dict[str, Any]], settings: Settings) -> int:
     """The context's tokens counted again from the messages alone."""
-    return sum(message_tokens(m, count_tokens, settings.context.message_overhead_tokens) for m in messages)
+    return sum(
+        message_tokens(m, count_tokens, settings.context.message_overhead_tokens) for m in messages
+    )
 
 
 def test_sections_in_order_with_exact_counts() -> None:

@@ -9,17 +9,29 @@ def test_design_defaults() -> None:
     assert s.retrieval.alpha == 0.5
     assert s.lifecycle.summarize_threshold_tokens == 80_000
     assert (s.lifecycle.short_term_capacity, s.lifecycle.promote_count) == (20, 5)
-    assert (s.context.history_budget_tokens, s.context.compact_threshold_tokens, s.context.compact_target_tokens) == (
+    assert (
+        s.context.history_budget_tokens,
+        s.context.compact_threshold_tokens,
+        s.context.compact_target_tokens,
+    ) == (
         40_000,
         30_000,
         15_000,
     )
-    assert (s.context.soul_budget_tokens, s.context.memory_budget_tokens, s.context.system_budget_tokens) == (
+    assert (
+        s.context.soul_budget_tokens,
+        s.context.memory_budget_tokens,
+        s.context.system_budget_tokens,
+    ) == (
         3_000,
         4_000,
         15_000,
     )
-    assert (s.context.warning_ratio, s.context.urgent_ratio, s.context.critical_ratio) == (0.6, 0.8, 0.92)
+    assert (s.context.warning_ratio, s.context.urgent_ratio, s.context.critical_ratio) == (
+        0.6,
+        0.8,
+        0.92,
+    )
     assert s.storage.vector_partitions == 64
     assert s.retrieval.recall_kinds == ("short_term", "dynamic")
 

@@ -19,23 +19,36 @@ T0 = datetime(2026, 5, 1, tzinfo=UTC)
 def _rec(i: str, seconds: int, thread: str | None, kind: str = "turn") -> Record:
     meta = {} if thread is None else {"thread": thread}
     return Record.model_construct(
-        id=i, user_id="u", kind=kind, text=i, created_at=T0 + timedelta(seconds=seconds),
-        tokens=1, metadata=meta,
+        id=i,
+        user_id="u",
+        kind=kind,
+        text=i,
+        created_at=T0 + timedelta(seconds=seconds),
+        tokens=1,
+        metadata=meta,
     )
 
 
 def test_links_order_by_time_within_thread_and_kind() -> None:
     recs = [
-        _rec("b", 2, "s1"), _rec("a", 1, "s1"), _rec("x", 0, None),
-        _rec("c", 3, "s1"), _rec("d", 1, "s1", kind="summary"), _rec("e", 0, "s2"),
+        _rec("b", 2, "s1"),
+        _rec("a", 1, "s1"),
+        _rec("x", 0, None),
+        _rec("c", 3, "s1"),
+        _rec("d", 1, "s1", kind="summary"),
+        _rec("e", 0, "s2"),
     ]
     got = threads.links(recs, "thread")
     assert got is not None
     prev, nxt = got
     name = {i: r.id for i, r in enumerate(recs)}
     assert {name[i]: (name.get(int(prev[i])), name.get(int(nxt[i]))) for i in range(6)} == {
-        "a": (None, "b"), "b": ("a", "c"), "c": ("b", None),
-        "x": (None, None), "d": (None, None), "e": (None, None),  # other kind, alone
+        "a": (None, "b"),
+        "b": ("a", "c"),
+        "c": ("b", None),
+        "x": (None, None),
+        "d": (None, None),
+        "e": (None, None),  # other kind, alone
     }
     assert threads.links([_rec("x", 0, None)], "thread") is None
 

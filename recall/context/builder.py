@@ -101,7 +101,11 @@ class ContextBuilder:
             return render_awareness(awareness)
         now = self._clock()
         cached = self._awareness
-        if cached and cached[0] is awareness and now - cached[1] < self.settings.context.awareness_cache_s:
+        if (
+            cached
+            and cached[0] is awareness
+            and now - cached[1] < self.settings.context.awareness_cache_s
+        ):
             return cached[2]
         text = render_awareness(awareness())
         self._awareness = (awareness, now, text)
@@ -202,7 +206,8 @@ class ContextBuilder:
         if soul_t > s.context.soul_budget_tokens or soul_t > s.context.system_budget_tokens:
             raise ConfigError(
                 f"the soul has {soul_t:,} tokens, over soul_budget_tokens="
-                f"{s.context.soul_budget_tokens:,} (system_budget_tokens={s.context.system_budget_tokens:,}); "
+                f"{s.context.soul_budget_tokens:,} "
+                f"(system_budget_tokens={s.context.system_budget_tokens:,}); "
                 "the soul is never cut: shorten it or raise RECALL_SOUL_BUDGET_TOKENS"
             )
         user_msg = None if user_input is None else {"role": "user", "content": user_input}
@@ -273,7 +278,9 @@ class ContextBuilder:
 
         messages: list[dict[str, Any]] = [{"role": "system", "content": sys_text}]
         room = window - sys_t - user_t
-        history, hist_t, summary_t = self._history(session, min(s.context.history_budget_tokens, room))
+        history, hist_t, summary_t = self._history(
+            session, min(s.context.history_budget_tokens, room)
+        )
         kept_hist = len(history)
         dropped_hist = len(session) - kept_hist
         if dropped_hist:
@@ -328,7 +335,10 @@ class ContextBuilder:
         ):
             return session.message_tokens
         # Counted under other settings: count again with ours, or the total would lie.
-        return [message_tokens(m, self.count, s.context.message_overhead_tokens) for m in session.messages]
+        return [
+            message_tokens(m, self.count, s.context.message_overhead_tokens)
+            for m in session.messages
+        ]
 
     def _history(self, session: Session, budget: int) -> tuple[list[dict[str, Any]], int, int]:
         """(kept messages, their tokens, summary tokens): newest first, calls kept whole."""

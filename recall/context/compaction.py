@@ -141,7 +141,11 @@ def score_summary(
         rates.append(kept / len(keys.instructions))
     key_info = sum(rates) / len(rates) if rates else 1.0
     ratio = count(summary) / max(1, original_tokens)
-    compression = 1.0 if ratio <= settings.context.quality_max_ratio else settings.context.quality_max_ratio / ratio
+    compression = (
+        1.0
+        if ratio <= settings.context.quality_max_ratio
+        else settings.context.quality_max_ratio / ratio
+    )
     w = settings.context.quality_weights
     score = (w[0] * coverage + w[1] * key_info + w[2] * compression) / (sum(w) or 1.0)
     return Quality(coverage, key_info, compression, round(score, 4), tuple(missing))

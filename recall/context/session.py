@@ -144,7 +144,10 @@ class Session:
         # Seed 002 assumes 1.75% of the budget per round; our own average is better once known.
         per_round = self._total / rounds if rounds else s.context.round_share_estimate * budget
         level = usage_level(
-            ratio, warning=s.context.warning_ratio, urgent=s.context.urgent_ratio, critical=s.context.critical_ratio
+            ratio,
+            warning=s.context.warning_ratio,
+            urgent=s.context.urgent_ratio,
+            critical=s.context.critical_ratio,
         )
         left = rounds_left(used, budget, critical=s.context.critical_ratio, per_round=per_round)
         return Usage(used, budget, ratio, level, left, progress_bar(ratio))
@@ -161,7 +164,10 @@ class Session:
             self.tokens >= s.context.compact_threshold_tokens
             or self.tokens >= s.context.critical_ratio * s.context.history_budget_tokens
         )
-        grown = self._total >= (s.context.compact_target_tokens + s.context.compact_threshold_tokens) / 2
+        grown = (
+            self._total
+            >= (s.context.compact_target_tokens + s.context.compact_threshold_tokens) / 2
+        )
         return full and (self.summary is None or grown)
 
     # --- adding -------------------------------------------------------------------------
@@ -228,7 +234,9 @@ class Session:
             raise InputError(f"tool call {tool_use_id!r} already has its result")
         if self._calls[tool_use_id] == TOOL_NAME:
             # Recall results are consumed inside their own budget, best hits kept (issue 7).
-            content = fit_recall_json(content, self.settings.context.recall_budget_tokens, self.count)
+            content = fit_recall_json(
+                content, self.settings.context.recall_budget_tokens, self.count
+            )
         else:
             content = truncate_chars(content, self.settings.context.tool_result_chars)
         self._pending.remove(tool_use_id)

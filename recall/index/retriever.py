@@ -185,7 +185,10 @@ class Retriever:
         else:
             prev, nxt = links
             cand = threads.expand(cand, prev, nxt)
-            w, hops = self.settings.retrieval.neighbour_weight, self.settings.retrieval.neighbour_hops
+            w, hops = (
+                self.settings.retrieval.neighbour_weight,
+                self.settings.retrieval.neighbour_hops,
+            )
             kw = threads.smooth(kw_all, cand, prev, nxt, w, hops)
             vec = None if vec_all is None else threads.smooth(vec_all, cand, prev, nxt, w, hops)
         vec_leg = vec if vec is not None else np.zeros_like(kw)
@@ -250,6 +253,4 @@ class Retriever:
     def _keyword_only_partition(self, user_id: str, kinds: tuple[str, ...]) -> _Partition:
         records = self.store.records(user_id, kinds=list(kinds))
         keyword = self._keyword(records)
-        return _Partition(
-            self.store.version(user_id), records, keyword, None, self._links(records)
-        )
+        return _Partition(self.store.version(user_id), records, keyword, None, self._links(records))

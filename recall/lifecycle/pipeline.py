@@ -106,7 +106,9 @@ class Lifecycle:
         client = None
         if summarizer is None or reconstructor is None:
             client = LLMClient.from_settings(settings)
-        offline_sum = ExtractiveSummarizer(count=self.count, max_chars=settings.lifecycle.max_states_chars)
+        offline_sum = ExtractiveSummarizer(
+            count=self.count, max_chars=settings.lifecycle.max_states_chars
+        )
         self.summarizer: Summarizer = summarizer or (
             offline_sum if client is None else LLMSummarizer(client, offline_sum)
         )
@@ -220,7 +222,9 @@ class Lifecycle:
         if "text" in payload:
             return str(payload["text"])
         messages = [{k: v for k, v in m.items() if v is not None} for m in payload["messages"]]
-        return self.summarizer.summarize(messages, budget_tokens=self.settings.lifecycle.summary_tokens)
+        return self.summarizer.summarize(
+            messages, budget_tokens=self.settings.lifecycle.summary_tokens
+        )
 
     def _put_summary(
         self, db: Any, uid: str, job_id: str, at: datetime, text: str, payload: dict[str, Any]

@@ -295,7 +295,8 @@ class LLMSummarizer:
 def make_summarizer(settings: Settings, client: LLMClient | None = None) -> Summarizer:
     """The LLM summarizer when a model is configured, else the extractive one."""
     offline = ExtractiveSummarizer(
-        count=lambda t: count_tokens(t, settings.text.encoding), max_chars=settings.lifecycle.max_states_chars
+        count=lambda t: count_tokens(t, settings.text.encoding),
+        max_chars=settings.lifecycle.max_states_chars,
     )
     client = client or LLMClient.from_settings(settings)
     return offline if client is None else LLMSummarizer(client, offline)

@@ -51,9 +51,7 @@ class Analyzer:
     @property
     def name(self) -> str:
         """The tokenizer name recorded in an index spec."""
-        return "+".join(
-            [BASE_TOKENIZER] + ["stop"] * self.stopwords + ["en-stem"] * self.stem
-        )
+        return "+".join([BASE_TOKENIZER] + ["stop"] * self.stopwords + ["en-stem"] * self.stem)
 
     def tokens(self, text: str) -> list[str]:
         """Keyword tokens of ``text`` under this analyzer."""
