@@ -1,4 +1,4 @@
-# Everything a fresh machine needs is installed from here: CI runs `make test` on a clean clone.
+# Everything a fresh machine needs is installed from here: CI runs `make check` on a clean clone.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,7 +12,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint typecheck check bench-core chroma-server clean
+.PHONY: install demo test test-fast lint format typecheck imports check bench-core chroma-server clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -28,13 +28,26 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# The fast set for development (under a minute): everything not marked slow.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
+
 lint: $(STAMP)
-	$(BIN)/ruff check recall tests benchmarks
+	$(BIN)/ruff check recall tests benchmarks examples
+	$(BIN)/ruff format --check recall tests benchmarks examples
+
+format: $(STAMP)
+	$(BIN)/ruff format recall tests benchmarks examples
+	$(BIN)/ruff check --fix recall tests benchmarks examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy recall
 
-check: lint typecheck test
+# The layers contract: store < index < lifecycle < context < facade < cli (pyproject.toml).
+imports: $(STAMP)
+	$(BIN)/lint-imports
+
+check: lint typecheck imports test
 
 bench-core: $(STAMP)
 	$(BIN)/python benchmarks/core_latency.py

@@ -8,7 +8,7 @@ computed once per distinct text and model in the run and shared by the variants 
 them, which is what makes a dozen variants over three datasets affordable on two CPUs.
 Latency is not measured here (``recall bench`` does that, on the real index).
 
-    python -m benchmarks.ablation --out benchmarks/results/ablation.json
+    .venv/bin/python benchmarks/ablation.py --out benchmarks/results/ablation.json
 """
 
 from __future__ import annotations
@@ -26,17 +26,16 @@ import numpy as np
 import numpy.typing as npt
 
 import recall
+from recall.bench.data import Dataset
+from recall.bench.locomo import load_locomo
+from recall.bench.memdaily import load_memdaily
+from recall.bench.runner import score_runs
+from recall.bench.scifact import load_scifact
 from recall.index import threads
 from recall.index.fuse import fuse_linear
 from recall.index.keyword import BM25Params, KeywordPartition
 from recall.models import Record
 from recall.text import Analyzer
-
-from .data import Dataset
-from .locomo import load_locomo
-from .memdaily import load_memdaily
-from .runner import score_runs
-from .scifact import load_scifact
 
 Vectors = npt.NDArray[np.float32]
 

@@ -27,8 +27,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import numpy as np  # noqa: E402
 
+# core_latency.py is a sibling script: a script's own folder is first on sys.path.
+from core_latency import make_texts  # noqa: E402
+
 import recall  # noqa: E402
-from benchmarks.core_latency import make_texts  # noqa: E402
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -22,16 +22,18 @@ from pathlib import Path
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
+# core_latency.py is a sibling script: a script's own folder is first on sys.path.
+from core_latency import make_texts  # noqa: E402
+
 import recall  # noqa: E402
-from benchmarks.core_latency import make_texts  # noqa: E402
 from recall.index.rebuild import reindex  # noqa: E402
 from recall.models import Record  # noqa: E402
-from recall.store.sqlite import Store  # noqa: E402
+from recall.store import SQLiteStore  # noqa: E402
 
 
 def _fill_store(settings: recall.Settings, texts: list[str], users: int) -> int:
     """Write the texts straight to a fresh store (no index); returns the record count."""
-    store = Store(settings.storage.path / "recall.sqlite3")
+    store = SQLiteStore(settings.storage.path / "recall.sqlite3")
     now = datetime.now(UTC)
     per_user = len(texts) // users
     for u in range(users):

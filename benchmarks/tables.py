@@ -1,4 +1,7 @@
-"""Markdown tables from result files: ``python -m benchmarks.tables benchmarks/results``."""
+"""Markdown tables from result files.
+
+.venv/bin/python benchmarks/tables.py benchmarks/results
+"""
 
 from __future__ import annotations
 
@@ -66,6 +69,9 @@ def main(folder: str) -> None:
         print(f"## {path.name}\n")
         if "rows" in data:
             print(scale_table(data["rows"]) + "\n")
+            continue
+        if "modes" not in data:  # ablation.json and the like: not a `recall bench` result
+            print("(not a `recall bench` result: skipped)\n")
             continue
         metrics = ("recall@5", "recall@10", "recall@25", "recall@50", "ndcg@10", "mrr@10")
         print(mode_table(data["modes"], metrics) + "\n")

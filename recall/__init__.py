@@ -22,11 +22,11 @@ from .index.embed import Embedder, MiniLMEmbedder, USEEmbedder, load_embedder
 from .index.fuse import fuse_linear, fuse_rrf, minmax
 from .index.spec import IndexSpec, load_spec
 from .lifecycle.answer import AnswerWithSummary, parse_answer_with_summary
+from .lifecycle.article import LongTerm
 from .lifecycle.pipeline import UpdateResult
 from .memory import Memory, open
 from .models import Hit, Record
 from .settings import Settings
-from .store.articles import LongTerm
 from .text import count_tokens, estimate_tokens, tokenize
 from .tool import DEEP_RECALL_TOOL, DeepRecallArgs, wants_deep_recall
 

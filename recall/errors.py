@@ -7,8 +7,9 @@
     ├── LLMError          the configured LLM endpoint failed
     └── ConfigError       settings or an index spec are invalid
 
-Every message says what to do next. Library code that calls SQLite or Chroma wraps the
-call in :func:`mapped` so that callers only ever see ``RecallError`` subclasses.
+Every message says what to do next. Library code wraps SQLite calls in :func:`mapped` and
+Chroma calls in :func:`chroma_errors`, so that callers only ever see ``RecallError``
+subclasses.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ __all__ = [
     "LLMError",
     "RecallError",
     "StoreError",
+    "chroma_errors",
     "mapped",
 ]
 
@@ -52,16 +54,9 @@ class ConfigError(RecallError):
     """Settings or an index spec are invalid."""
 
 
-def _is_chroma_error(exc: BaseException) -> bool:
-    # chromadb raises its own ChromaError family, but also plain ValueError/Exception from the
-    # Rust bindings and httpx errors in client mode; we recognise all by the raising module.
-    module = type(exc).__module__ or ""
-    return module.startswith(("chromadb", "httpx", "httpcore")) or "chroma" in str(exc).lower()
-
-
 @contextmanager
 def mapped(what: str, *, hint: str = "") -> Iterator[None]:
-    """Turn SQLite and Chroma exceptions raised inside the block into :class:`StoreError`.
+    """Turn the store's SQLite and filesystem exceptions inside the block into StoreError.
 
     ``what`` names the operation ("writing the store"), ``hint`` says what to do next.
     """
@@ -69,15 +64,27 @@ def mapped(what: str, *, hint: str = "") -> Iterator[None]:
         yield
     except RecallError:
         raise
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, OSError) as exc:
         raise StoreError(
             f"SQLite failed while {what}: {exc}. "
             + (hint or "Check that the memory folder is writable and not on a network share.")
         ) from exc
-    except Exception as exc:
-        if _is_chroma_error(exc) or isinstance(exc, OSError):
-            raise StoreError(
-                f"Chroma failed while {what}: {type(exc).__name__}: {exc}. "
-                + (hint or "Run `recall check`, or `recall reindex` to rebuild the vector index.")
-            ) from exc
+
+
+@contextmanager
+def chroma_errors(what: str, *, hint: str = "") -> Iterator[None]:
+    """Turn every exception of a Chroma client call inside the block into StoreError.
+
+    The block must hold Chroma calls only: chromadb raises its ``ChromaError`` family,
+    builtin exceptions from its Rust bindings and httpx errors in client mode, so the
+    block, not the exception's type or text, is what says the error is Chroma's.
+    """
+    try:
+        yield
+    except RecallError:
         raise
+    except Exception as exc:
+        raise StoreError(
+            f"Chroma failed while {what}: {type(exc).__name__}: {exc}. "
+            + (hint or "Run `recall check`, or `recall reindex` to rebuild the vector index.")
+        ) from exc

@@ -95,7 +95,7 @@ class LLMClient:
                 content = self._complete(messages, response_format)
             except LLMError as exc:
                 reason = str(exc)
-                if "HTTP 400" in reason:
+                if isinstance(exc, _BadRequest):
                     # Older compatible servers reject json_schema; plain JSON mode is widely
                     # supported and the prompt spells out the fields.
                     response_format = {"type": "json_object"}
@@ -129,6 +129,8 @@ class LLMClient:
                 "temperature": 0,
             }
             reply = self._client.chat.completions.create(**params)
+        except openai.BadRequestError as exc:
+            raise _BadRequest(f"HTTP {exc.status_code} from the endpoint: {_short(exc)}") from exc
         except openai.APIStatusError as exc:
             raise LLMError(f"HTTP {exc.status_code} from the endpoint: {_short(exc)}") from exc
         except openai.APITimeoutError as exc:
@@ -145,6 +147,10 @@ class LLMClient:
         if not content:
             raise LLMError("the endpoint returned an empty message")
         return content
+
+
+class _BadRequest(LLMError):
+    """The endpoint rejected the request itself (HTTP 400), e.g. an unsupported format."""
 
 
 def _strip_fence(content: str) -> str:

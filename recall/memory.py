@@ -2,53 +2,34 @@
 
 It validates at the edge (pydantic models, ``InputError`` on bad input) and delegates:
 records go to the :class:`~recall.store.Store` first, then to the index sync; queries go
-to the :class:`~recall.search.Retriever`. It holds no retrieval logic of its own.
+to the :class:`~recall.index.retriever.Retriever`. It holds no retrieval logic of its own.
 """
 
 from __future__ import annotations
 
-import json
 import threading
-import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from .errors import IndexStaleError, InputError
+from . import inputs
+from .errors import IndexStaleError
 from .index.embed import Embedder, load_embedder
 from .index.layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
 from .index.retriever import Retriever
 from .index.spec import IndexSpec, load_spec
 from .index.sync import IndexSync
-from .models import Hit, RecallRequest, Record, utcnow, validate_user_id
+from .models import Hit, Record, require_user_id
 from .settings import Settings
-from .store.journal import has_unfinished
-from .store.sqlite import Store
-from .text import count_tokens
+from .store import SQLiteStore
 from .tool import handle_tool_call
 
-if TYPE_CHECKING:  # lifecycle (issue 3): imported lazily at run time
-    from .lifecycle.pipeline import Lifecycle, LongTerm, UpdateResult
+if TYPE_CHECKING:  # the lifecycle is imported lazily at run time
+    from .lifecycle.article import LongTerm
+    from .lifecycle.pipeline import Lifecycle, UpdateResult
 
 __all__ = ["Memory", "open"]
-
-
-def _input_error(exc: ValidationError, what: str) -> InputError:
-    parts = []
-    for err in exc.errors():
-        loc = ".".join(str(x) for x in err["loc"]) or what
-        parts.append(f"{loc}: {err['msg']}")
-    return InputError(f"invalid {what}: " + "; ".join(parts))
-
-
-def _user(user_id: object) -> str:
-    try:
-        return validate_user_id(user_id)
-    except ValueError as exc:
-        raise InputError(f"{exc}; pass user_id='...' naming whose memory this is") from exc
 
 
 class Memory:
@@ -58,7 +39,7 @@ class Memory:
         self.settings = settings
         self.path = Path(settings.storage.path)
         self.spec = spec or load_spec(settings.retrieval.index_spec)
-        self.store = Store(self.path / "recall.sqlite3")
+        self.store = SQLiteStore(self.path / "recall.sqlite3")
         self._check_fingerprint()
         self.vectors = vector_index(settings, self.spec, vector_partitions(self.store, settings))
         self._embedder: Embedder | None = None
@@ -73,7 +54,7 @@ class Memory:
         self.retriever = Retriever(
             self.store, self.vectors, self.sync, settings, self.spec.bm25, self.spec.analyzer
         )
-        if has_unfinished(self.store):
+        if self.store.has_unfinished_jobs():
             # A previous process died with journaled update_memory jobs: resume them now,
             # not at the first lifecycle call, which an app that only searches never makes.
             self._lifecycle()
@@ -101,33 +82,6 @@ class Memory:
         return self._embedder
 
     # --- writes -------------------------------------------------------------------------
-    def _record(self, user_id: str, item: Mapping[str, Any]) -> Record:
-        text = item.get("text")
-        if not isinstance(text, str):
-            raise InputError(f"text must be a string, got {type(text).__name__}")
-        if len(text) > self.settings.storage.max_text_chars:
-            raise InputError(
-                f"text is {len(text)} characters, over max_text_chars="
-                f"{self.settings.storage.max_text_chars}; split it or summarize it first"
-            )
-        unknown = set(item) - {"text", "kind", "id", "metadata", "created_at"}
-        if unknown:
-            raise InputError(f"unknown record fields {sorted(unknown)}")
-        try:
-            return Record(
-                id=item.get("id") or uuid.uuid4().hex,
-                user_id=user_id,
-                kind=item.get("kind") or "short_term",
-                text=text,
-                created_at=item.get("created_at") or utcnow(),
-                tokens=count_tokens(text, self.settings.text.encoding),
-                metadata=dict(item.get("metadata") or {}),
-            )
-        except ValidationError as exc:
-            raise _input_error(exc, "record") from exc
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"invalid record: {exc}") from exc
-
     def add(
         self,
         text: str,
@@ -150,28 +104,18 @@ class Memory:
 
     def add_many(self, items: Iterable[Mapping[str, Any]], *, user_id: str) -> list[str]:
         """Store many records of one user in one transaction, then index them."""
-        uid = _user(user_id)
-        records = [self._record(uid, it) for it in items]
+        records = inputs.records(items, user_id, self.settings)
         if not records:
             return []
-        for r in records:
-            try:
-                json.dumps(r.metadata)
-            except (TypeError, ValueError) as exc:
-                raise InputError(f"metadata of {r.id!r} is not JSON-serializable: {exc}") from exc
-        if len({r.id for r in records}) != len(records):
-            raise InputError("duplicate ids in one add_many call")
+        uid = records[0].user_id
         version = self.store.put(records)[uid]
         self.sync.after_write(uid, version, written=records)
         return [r.id for r in records]
 
     def delete(self, ids: str | Sequence[str], *, user_id: str) -> int:
         """Delete the user's records with these ids; returns how many existed."""
-        uid = _user(user_id)
-        wanted = [ids] if isinstance(ids, str) else list(ids)
-        if not all(isinstance(i, str) and i for i in wanted):
-            raise InputError("ids must be non-empty strings")
-        deleted, version = self.store.delete(uid, wanted)
+        uid = require_user_id(user_id)
+        deleted, version = self.store.delete(uid, inputs.record_ids(ids))
         if deleted:
             self.sync.after_write(uid, version, deleted=deleted)
         return len(deleted)
@@ -185,66 +129,25 @@ class Memory:
         top_k: int | None = None,
         kinds: Sequence[str] | None = None,
         alpha: float | None = None,
-        fusion: Literal["linear", "rrf"] | None = None,
+        fusion: inputs.Fusion | None = None,
         allow_degraded: bool = False,
     ) -> list[Hit]:
         """Hybrid search of the user's memory: ``alpha``·keyword + (1−alpha)·vector.
 
-        ``kinds`` defaults to ``Settings.recall_kinds``; ``alpha``/``fusion`` override the
+        ``kinds`` defaults to ``settings.retrieval.recall_kinds``; ``alpha``/``fusion`` override the
         settings for this call (benchmarks compare modes on one index). With
         ``allow_degraded`` a vector store outage returns keyword-only hits flagged
         ``degraded`` instead of raising ``StoreError``.
         """
-        req = self._request(query, user_id, top_k, kinds)
-        if alpha is None:
-            alpha = self.settings.retrieval.alpha
-        if not (isinstance(alpha, int | float) and 0.0 <= alpha <= 1.0):
-            raise InputError(f"alpha must be a number in [0, 1], got {alpha!r}")
-        fusion = fusion or self.settings.retrieval.fusion
-        if fusion not in ("linear", "rrf"):
-            raise InputError(f"fusion must be 'linear' or 'rrf', got {fusion!r}")
+        req = inputs.recall_request(query, user_id, top_k, kinds, self.settings)
+        weight, method = inputs.fusion_params(alpha, fusion, self.settings)
         return self.retriever.search(
-            req,
-            self.embedder(),
-            alpha=float(alpha),
-            fusion=cast(Literal["linear", "rrf"], fusion),
-            allow_degraded=allow_degraded,
+            req, self.embedder(), alpha=weight, fusion=method, allow_degraded=allow_degraded
         )
-
-    def _request(
-        self, query: object, user_id: object, top_k: object, kinds: Sequence[str] | None
-    ) -> RecallRequest:
-        if not isinstance(query, str):
-            raise InputError(f"query must be a string, got {type(query).__name__}")
-        if len(query) > self.settings.retrieval.max_query_chars:
-            raise InputError(
-                f"query is {len(query)} characters, over max_query_chars="
-                f"{self.settings.retrieval.max_query_chars}; shorten it to the question itself"
-            )
-        top_k = self.settings.retrieval.default_top_k if top_k is None else top_k
-        if isinstance(top_k, bool) or not isinstance(top_k, int):
-            raise InputError(f"top_k must be an integer, got {top_k!r}")
-        if not 1 <= top_k <= self.settings.retrieval.max_top_k:
-            raise InputError(
-                f"top_k must be between 1 and {self.settings.retrieval.max_top_k}, got {top_k}"
-            )
-        if kinds is None:
-            kinds = self.settings.retrieval.recall_kinds
-        elif isinstance(kinds, str):
-            kinds = (kinds,)
-        if not kinds or not all(isinstance(k, str) for k in kinds):
-            raise InputError("kinds must be a non-empty list of kind names")
-        uid = _user(user_id)
-        try:
-            return RecallRequest(
-                query=query, user_id=uid, top_k=top_k, kinds=tuple(sorted(set(kinds)))
-            )
-        except ValidationError as exc:
-            raise _input_error(exc, "deep_recall request") from exc
 
     def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
         """The user's stored records, oldest first."""
-        return self.store.records(_user(user_id), kinds=kinds)
+        return self.store.records(require_user_id(user_id), kinds=kinds)
 
     def handle_tool_call(self, tool_call: Any, *, user_id: str) -> dict[str, Any]:
         """Answer an OpenAI ``deep_recall`` tool call with the tool message to append.
@@ -252,7 +155,7 @@ class Memory:
         A bad ``user_id`` is the host's bug and raises ``InputError``; anything wrong with
         the call itself comes back as a tool message the model can read.
         """
-        uid = _user(user_id)
+        uid = require_user_id(user_id)
         return handle_tool_call(
             lambda query, *, top_k: self.deep_recall(query, user_id=uid, top_k=top_k), tool_call
         )
@@ -275,7 +178,7 @@ class Memory:
 
     def close(self) -> None:
         """Release the store (the Chroma client holds no handles we own)."""
-        self._close_lifecycle()  # lifecycle (issue 3): drain its worker before the store goes
+        self._close_lifecycle()  # drain the lifecycle's worker before the store goes
         self.store.close()
 
     def __enter__(self) -> Memory:
@@ -284,7 +187,7 @@ class Memory:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # --- lifecycle (issue 3): delegates to recall.lifecycle.Lifecycle, built lazily -------
+    # --- lifecycle: delegates to recall.lifecycle.pipeline.Lifecycle, built lazily --------
     def _lifecycle(self) -> Lifecycle:
         with self._embedder_lock:
             life: Lifecycle | None = getattr(self, "_life", None)
@@ -313,7 +216,7 @@ class Memory:
         return self._lifecycle().update_memory(states, user_id=user_id, background=background)
 
     def should_summarize(self, messages: Sequence[Any]) -> bool:
-        """True once ``messages`` reach ``Settings.summarize_threshold_tokens``."""
+        """True once ``messages`` reach ``settings.lifecycle.summarize_threshold_tokens``."""
         return self._lifecycle().should_summarize(messages)
 
     def long_term(self, user_id: str, version: int | None = None) -> LongTerm:
@@ -328,23 +231,16 @@ class Memory:
         self, user_input: str, *, user_id: str, max_tokens: int | None = None
     ) -> str:
         """The memory block to stitch into a prompt, within ``max_tokens`` (default
-        ``Settings.memory_budget_tokens``).
+        ``settings.context.memory_budget_tokens``).
 
         The Bedrock chapter whole, then Evolutionary and Dynamic, then the short-term
-        summaries most relevant to ``user_input`` (0.6·similarity + 0.4·recency, seed 004),
-        as ``## `` sections cut by paragraphs (:mod:`recall.relevant`). No deep search:
+        summaries most relevant to ``user_input`` (0.6·similarity + 0.4·recency), as ``## ``
+        sections cut by paragraphs (:mod:`recall.context.memory_block`). No deep search:
         that stays explicit (:meth:`deep_recall`).
         """
         from .context.memory_block import relevant_memories
 
-        if not isinstance(user_input, str) or not user_input.strip():
-            raise InputError(
-                "user_input must be a non-empty string: the user's current turn, which the "
-                "short-term summaries are ranked against"
-            )
-        if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens < 0):
-            raise InputError(f"max_tokens must be a non-negative int, got {max_tokens!r}")
-        uid = _user(user_id)
+        uid = inputs.memory_request(user_input, user_id, max_tokens)
         return relevant_memories(
             user_input,
             self.long_term(uid),
@@ -358,8 +254,6 @@ class Memory:
         """Wait for background update_memory jobs (also resumes a crashed run's jobs)."""
         return self._lifecycle().flush(timeout)
 
-    # --- end lifecycle (issue 3) ----------------------------------------------------------
-
 
 def open(  # noqa: A001 - the public name is recall.open, as in the design
     path: str | Path | None = None,
@@ -369,7 +263,7 @@ def open(  # noqa: A001 - the public name is recall.open, as in the design
 ) -> Memory:
     """Open (or create) the memory folder ``path``: SQLite + Chroma + BM25.
 
-    ``path`` defaults to ``Settings.path`` (``RECALL_PATH``, else ``./memory``); with
+    ``path`` defaults to ``settings.storage.path`` (``RECALL_PATH``, else ``./memory``); with
     ``chroma_url`` the vectors live on a Chroma server instead of the embedded store.
     """
     base = settings or Settings()

@@ -6,9 +6,20 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-__all__ = ["Hit", "Record", "RecallRequest", "validate_user_id"]
+from .errors import InputError
+
+__all__ = [
+    "Hit",
+    "RecallRequest",
+    "Record",
+    "as_utc",
+    "require_user_id",
+    "utcnow",
+    "validate_user_id",
+    "validation_message",
+]
 
 _KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _MAX_USER_ID = 256
@@ -38,6 +49,23 @@ def validate_user_id(user_id: object) -> str:
     if len(user_id) > _MAX_USER_ID:
         raise ValueError(f"user_id is longer than {_MAX_USER_ID} characters")
     return _no_nul(user_id, "user_id")
+
+
+def require_user_id(user_id: object) -> str:
+    """``user_id`` if usable, else :class:`InputError` telling the caller what to pass."""
+    try:
+        return validate_user_id(user_id)
+    except ValueError as exc:
+        raise InputError(f"{exc}; pass user_id='...' naming whose memory this is") from exc
+
+
+def validation_message(exc: ValidationError, what: str) -> str:
+    """One line naming each invalid field of ``what`` and what is wrong with it."""
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(x) for x in err["loc"]) or what
+        parts.append(f"{loc}: {err['msg']}")
+    return f"invalid {what}: " + "; ".join(parts)
 
 
 def utcnow() -> datetime:

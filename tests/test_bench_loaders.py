@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.data import DatasetError
-from benchmarks.locomo import load_locomo
-from benchmarks.memdaily import load_memdaily
-from benchmarks.scifact import load_scifact
-from benchmarks.synthetic import synthetic, synthetic_scale
+from recall.bench.data import DatasetError
+from recall.bench.locomo import load_locomo
+from recall.bench.memdaily import load_memdaily
+from recall.bench.scifact import load_scifact
+from recall.bench.synthetic import synthetic, synthetic_scale
 
 LOCOMO = [
     {

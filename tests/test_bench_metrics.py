@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchmarks.baseline import weighted_rrf
-from benchmarks.metrics import (
+from recall.bench.baseline import weighted_rrf
+from recall.bench.metrics import (
     mean,
     mrr_at_k,
     ndcg_at_k,

@@ -5,16 +5,39 @@ It asserts that the harness works and writes the documented JSON shape, not any 
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
+from types import ModuleType
 
+import click
 import pytest
 from click.testing import CliRunner
 
-from benchmarks.cli import bench
-from benchmarks.tables import main
+from recall.bench.baseline import require_rank_bm25
+from recall.bench.cli import bench
+from recall.bench.report import plot_recall_curves
+from recall.errors import ConfigError
 
 MODES = ("bm25", "vector", "hybrid", "rrf", "baseline")
+TABLES = Path(__file__).resolve().parents[1] / "benchmarks" / "tables.py"
+
+
+def tables_script() -> ModuleType:
+    """benchmarks/tables.py, a script (benchmarks/ is not a package), loaded from its file."""
+    spec = importlib.util.spec_from_file_location("bench_tables", TABLES)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_is_the_click_command_recall_registers() -> None:
+    assert isinstance(bench, click.Command) and bench.name == "bench"
+    options = {o for p in bench.params for o in getattr(p, "opts", ())}
+    assert {"--data", "--out", "--limit", "--spec", "--unit", "--baseline", "--scale"} <= options
 
 
 def test_bench_synthetic_writes_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -44,7 +67,7 @@ def test_bench_synthetic_writes_results(tmp_path: Path, capsys: pytest.CaptureFi
     assert "git_commit" in data["environment"] and data["environment"]["versions"]["chromadb"]
     assert (out / "synthetic_recall.png").stat().st_size > 0
     assert "hybrid" in result.output
-    main(str(out))  # the README's tables come from the same file
+    tables_script().main(str(out))  # the README's tables come from the same file
     table = capsys.readouterr().out
     assert "| hybrid |" in table and "| baseline |" in table and "| 0.5 |" in table
 
@@ -59,3 +82,20 @@ def test_bench_limit_and_missing_data(tmp_path: Path) -> None:
     empty = runner.invoke(bench, ["locomo", "--data", str(bad), "--out", str(tmp_path)])
     assert empty.exit_code == 1
     assert "corpus is empty" in empty.output
+
+
+def test_dev_dependencies_are_imported_only_where_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    # recall.bench ships in the wheel: importing it must not need rank_bm25 or matplotlib.
+    blocked = "import sys; sys.modules['rank_bm25'] = sys.modules['matplotlib'] = None; "
+    load = "import recall.bench.cli, recall.bench.scale; print(recall.bench.cli.bench.name)"
+    done = subprocess.run(
+        [sys.executable, "-c", blocked + load], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "bench", done.stderr
+
+    monkeypatch.setitem(sys.modules, "rank_bm25", None)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(ConfigError, match=r"recall-memory\[dev\].*--no-baseline"):
+        require_rank_bm25()
+    with pytest.raises(ConfigError, match=r"plots need matplotlib.*recall-memory\[dev\]"):
+        plot_recall_curves({"hybrid": {"recall@5": 0.5}}, "t", Path("never.png"))

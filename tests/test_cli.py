@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import recall  # noqa: F401  (loads the model through the session fixture first)
-from recall.cli.main import main
+from recall.cli import main
 
 
 @pytest.fixture
@@ -30,8 +30,12 @@ def test_add_search_stats(runner: CliRunner, tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     hits = json.loads(res.output)
     assert hits[0]["id"] == rid and {"score", "keyword_score", "vector_score"} <= set(hits[0])
-    res = runner.invoke(main, ["search", "cache", "--user", "u1", "--path", path, "--top-k", "1"])
-    assert res.exit_code == 0 and "Redis" in res.output
+    res = runner.invoke(
+        main, ["search", "cache", "--user", "u1", "--path", path, "--top-k", "1", "--json"]
+    )
+    assert res.exit_code == 0 and [h["text"] for h in json.loads(res.output)] == [
+        "We chose Redis for the cache"
+    ]
     res = runner.invoke(main, ["stats", "--path", path])
     assert res.exit_code == 0 and json.loads(res.output)["records"] == 2
 
@@ -55,3 +59,41 @@ def test_errors_are_one_line_exit_1(runner: CliRunner, tmp_path: Path, args: lis
     assert res.exit_code == 1
     assert res.output.startswith("error: ") and res.output.count("\n") == 1
     assert "Traceback" not in res.output
+
+
+def test_add_prints_the_id_search_json_finds(runner: CliRunner, tmp_path: Path) -> None:
+    path = str(tmp_path / "m")
+    rid = runner.invoke(main, ["add", "Biscuit is the dog", "--user", "u", "--path", path])
+    res = runner.invoke(main, ["search", "dog", "--user", "u", "--path", path, "--json"])
+    assert [h["id"] for h in json.loads(res.output)] == [rid.output.strip()]
+    # --top-k defaults to Settings.retrieval.default_top_k, read from the environment too
+    for i in range(3):
+        runner.invoke(main, ["add", f"dog fact {i}", "--user", "u", "--path", path])
+    env = {"RECALL_DEFAULT_TOP_K": "2"}
+    res = runner.invoke(main, ["search", "dog", "--user", "u", "--path", path, "--json"], env=env)
+    assert len(json.loads(res.output)) == 2
+
+
+def test_a_bad_setting_is_one_line_naming_the_variable(runner: CliRunner, tmp_path: Path) -> None:
+    res = runner.invoke(main, ["stats", "--path", str(tmp_path / "m")], env={"RECALL_ALPHA": "2"})
+    assert res.exit_code == 1 and res.output.count("\n") == 1
+    assert res.output.startswith("error: invalid settings: RECALL_ALPHA='2' (environment)")
+
+
+def test_settings_command_lists_every_setting(runner: CliRunner) -> None:
+    from recall.settings import reference
+
+    res = runner.invoke(main, ["settings", "--json"], env={"RECALL_ALPHA": "0.25"})
+    assert res.exit_code == 0, res.output
+    rows = {r["env"]: r for r in json.loads(res.output)}
+    assert len(rows) == len(list(reference()))
+    assert rows["RECALL_ALPHA"]["value"] == 0.25 and rows["RECALL_ALPHA"]["default"] == "0.5"
+
+
+def test_docs_settings_md_is_generated_from_the_code() -> None:
+    from recall.cli.settings import markdown_reference
+
+    docs = Path(__file__).resolve().parent.parent / "docs" / "settings.md"
+    assert docs.read_text(encoding="utf-8") == markdown_reference(), (
+        "docs/settings.md is stale: run `recall settings --markdown > docs/settings.md`"
+    )

@@ -1,4 +1,4 @@
-"""Compaction (seeds 000, 002): by tokens, tool pairs whole, the quality gate, restoring items.
+"""Compaction: by tokens, tool pairs whole, the quality gate, restoring items.
 
 Every summary here comes from the real offline summarizer; the "store" is a plain list
 that records what compaction sends (what update_memory would receive).
@@ -239,7 +239,7 @@ def test_restore_limits_items_per_item_and_total() -> None:
     assert all(i.tokens <= 500 for i in items)
     assert sum(i.tokens for i in items) <= 400
     many = restore_items(msgs[:-2], Settings(), count_tokens)
-    assert len(many) == 20  # seed 002: at most 20 items
+    assert len(many) == 20  # the default: at most 20 items
 
 
 def test_compaction_restores_items_from_the_dropped_part() -> None:

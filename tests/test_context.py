@@ -1,4 +1,4 @@
-"""The context builder (seeds 000, 002, 004): sections in budgets, never over the window."""
+"""The context builder: sections in budgets, never over the window."""
 
 from __future__ import annotations
 

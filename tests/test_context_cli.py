@@ -16,7 +16,7 @@ from chat_server import running
 from click.testing import CliRunner
 
 import recall
-from recall.cli.main import main
+from recall.cli import main
 from recall.text import count_tokens
 
 ROOT = Path(__file__).resolve().parents[1]

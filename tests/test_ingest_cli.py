@@ -14,7 +14,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 import recall
-from recall.cli.main import main
+from recall.cli import main
+from recall.errors import InputError
 from recall.lifecycle.ingest import chunk_bounds, plan_file
 from recall.settings import Settings
 
@@ -100,6 +101,29 @@ def test_plan_jsonl_chat_by_token_budget(tmp_path: Path) -> None:
     assert all(u.messages[0]["role"] != "tool" for u in updates)
     assert updates[0].where.startswith("chat.jsonl line 1")
     assert len(plan_file(chat, Settings())) == 1  # the default budget: one chunk
+
+
+def test_plan_json_file_with_several_values_reads_it_as_jsonl(tmp_path: Path) -> None:
+    # Decided by what follows the first value, not by the wording of a JSON error.
+    lines = [
+        {"role": "user", "content": "The release train leaves on Thursdays."},
+        {"role": "assistant", "content": "Noted: releases go out on Thursdays."},
+    ]
+    several = tmp_path / "several.json"
+    several.write_text("\n" + "\n".join(json.dumps(m) for m in lines) + "\n", encoding="utf-8")
+    (update,) = plan_file(several, Settings())
+    assert update.messages == lines and update.where == "several.json line 2 to 3"
+    one = tmp_path / "one.json"
+    one.write_text("\n\n  " + json.dumps(lines) + " \n", encoding="utf-8")
+    assert plan_file(one, Settings())[0].where == "one.json[0] to [1]"
+    broken = tmp_path / "broken.json"
+    broken.write_text('\n\n[{"role": "user", "content": "hi"},\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"broken.json line 4 column 1: not valid JSON"):
+        plan_file(broken, Settings())
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'[{"role": "user",\n "content": "caf\xe9"}]')
+    with pytest.raises(InputError, match=r"latin.json line 2: not UTF-8"):
+        plan_file(latin, Settings())
 
 
 # --- the CLI ------------------------------------------------------------------------------

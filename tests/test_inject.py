@@ -1,4 +1,4 @@
-"""Memory injection (seed 004): 0.6 · TF-IDF similarity + 0.4 · confidence, exact budgets."""
+"""Memory injection: 0.6 · TF-IDF similarity + 0.4 · confidence, exact budgets."""
 
 from __future__ import annotations
 
@@ -48,6 +48,20 @@ def test_score_is_weighted_sum() -> None:
     )  # type: ignore[misc]
 
 
+def test_question_lifts_the_fact_it_is_about() -> None:
+    # The keyword leg's analyzer: "how", "do", "I", "for" match nothing and "tests" meets
+    # "testing", so the fact the question is about beats a more confident unrelated one.
+    facts = [
+        {"content": "Uses Docker", "confidence": 0.9},
+        {"content": "Prefers pytest for testing", "confidence": 0.65},
+    ]
+    turn = [{"role": "user", "content": "How do I write tests?"}]
+    ranked = rank_facts(facts, turn)
+    assert [f.text for f in ranked] == ["Prefers pytest for testing", "Uses Docker"]
+    assert ranked[0].similarity > 0.25 and ranked[1].similarity == 0.0
+    assert tfidf_similarities(["How do I do it?"], "how do I") == [0.0]  # stop words only
+
+
 def test_tfidf_cjk_and_identity() -> None:
     sims = tfidf_similarities(["我们用 Redis 做会话缓存", "周末去爬山"], "会话缓存用的什么")
     assert sims[0] > sims[1] == 0.0
@@ -77,7 +91,7 @@ def test_budget_is_exact_and_skips_to_what_fits() -> None:
         assert count_tokens(out) <= budget
     out = format_memory_for_injection(facts, max_tokens=50)
     assert "长期记忆" not in out and out.startswith("- short fact 0")  # too big: skipped
-    assert format_memory_for_injection({"facts": facts}, max_tokens=50) == out  # seed 004 shape
+    assert format_memory_for_injection({"facts": facts}, max_tokens=50) == out  # memory_data shape
     assert format_memory_for_injection([]) == ""
 
 

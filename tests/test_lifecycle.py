@@ -25,7 +25,7 @@ from recall.errors import InputError
 from recall.lifecycle.article import Article
 from recall.lifecycle.pipeline import Lifecycle, parse_answer_with_summary
 from recall.settings import Settings
-from recall.store.sqlite import Store
+from recall.store import SQLiteStore
 
 NAMES = ["Ottoline", "Bartholomew", "Wilhelmina", "Evander", "Rosalind"]
 
@@ -34,8 +34,8 @@ def fact(i: int) -> str:
     return f"{NAMES[i % 5]} reported that shipment {48_100 + i} reached depot {i + 7} intact."
 
 
-def _lifecycle(tmp_path: Path, embedder: recall.Embedder) -> tuple[Store, Lifecycle]:
-    store = Store(tmp_path / "recall.sqlite3")
+def _lifecycle(tmp_path: Path, embedder: recall.Embedder) -> tuple[SQLiteStore, Lifecycle]:
+    store = SQLiteStore(tmp_path / "recall.sqlite3")
     return store, Lifecycle(store, Settings(path=tmp_path), lambda: embedder)
 
 
@@ -159,7 +159,7 @@ def _hammer(life: Lifecycle, users: list[str], per_thread: int) -> list[list[int
     return versions
 
 
-def _check_user(store: Store, life: Lifecycle, user: str, expected: int) -> None:
+def _check_user(store: SQLiteStore, life: Lifecycle, user: str, expected: int) -> None:
     records = store.records(user, kinds=["short_term", "archive"])
     texts = [r.text for r in records]
     assert len(texts) == expected and len(set(texts)) == expected  # none lost, none twice
@@ -274,7 +274,7 @@ def test_close_drains_the_queue(settings: Settings, embedder: recall.Embedder) -
     mem.close()
     with recall.open(settings=settings) as again:
         assert [r.id for r in again.short_term("u1")] == [res.summary_id]
-        assert again._lifecycle().journal.unfinished() == []
+        assert again.store.unfinished_jobs() == []
 
 
 _CHILD = textwrap.dedent(
@@ -284,7 +284,7 @@ _CHILD = textwrap.dedent(
     from recall.lifecycle.pipeline import Lifecycle
     from recall.lifecycle.reconstruct import OfflineReconstructor
     from recall.settings import Settings
-    from recall.store.sqlite import Store
+    from recall.store import SQLiteStore
     from recall.lifecycle.summarize import ExtractiveSummarizer
 
     mode, folder = sys.argv[1], Path(sys.argv[2])
@@ -306,7 +306,7 @@ _CHILD = textwrap.dedent(
                 hang()
             return super().summarize(states, **kw)
 
-    store = Store(folder / "recall.sqlite3")
+    store = SQLiteStore(folder / "recall.sqlite3")
     settings = Settings(path=folder)
     if mode == "promotion":
         life = Lifecycle(store, settings, None, reconstructor=HangingReconstructor())
@@ -343,7 +343,7 @@ def _run_and_kill(tmp_path: Path, mode: str) -> Path:
 
 def test_sigkill_in_the_middle_of_a_promotion(tmp_path: Path, embedder: recall.Embedder) -> None:
     folder = _run_and_kill(tmp_path, "promotion")
-    store = Store(folder / "recall.sqlite3")
+    store = SQLiteStore(folder / "recall.sqlite3")
     assert len(store.records("u1", kinds=["short_term"])) == 21  # the 21st is in, not promoted
     assert store.records("u1", kinds=["archive", "dynamic"]) == []
     store.close()
@@ -355,7 +355,7 @@ def test_sigkill_in_the_middle_of_a_promotion(tmp_path: Path, embedder: recall.E
         hits = mem.deep_recall("shipment 48102", user_id="u1", kinds=["dynamic"], top_k=1)
         assert "48102" in hits[0].text  # the index caught up with the store
         assert mem.store.version("u1") == mem.store.index_version(mem.sync.key, "u1")
-        assert mem._lifecycle().journal.unfinished() == []
+        assert mem.store.unfinished_jobs() == []
 
 
 def test_sigkill_in_the_middle_of_a_background_job(
@@ -368,7 +368,7 @@ def test_sigkill_in_the_middle_of_a_background_job(
         texts = Counter(r.text for r in records)
         assert len(texts) == 30 and set(texts.values()) == {1}  # each job done exactly once
         assert len(mem.short_term("u1")) == 20 and mem.long_term("u1").version == 2
-        assert mem._lifecycle().journal.unfinished() == []
+        assert mem.store.unfinished_jobs() == []
         hits = mem.deep_recall("shipment 48102", user_id="u1", kinds=["dynamic"], top_k=1)
         assert "48102" in hits[0].text
 
@@ -416,7 +416,7 @@ def test_bad_input_leaves_the_store_unchanged(
         with pytest.raises(InputError, match=message):
             mem.update_memory(states, user_id="u1", background=background)  # type: ignore[arg-type]
     assert (mem.store.version("u1"), mem.store.counts()) == before
-    assert mem._lifecycle().journal.unfinished() == []
+    assert mem.store.unfinished_jobs() == []
 
 
 def test_bad_user_id(mem: recall.Memory) -> None:

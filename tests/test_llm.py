@@ -26,7 +26,7 @@ from recall.lifecycle.reconstruct import LLMReconstructor, OfflineReconstructor
 from recall.lifecycle.summarize import SECTIONS, ExtractiveSummarizer, LLMSummarizer, SummaryOut
 from recall.llm import LLMClient, load_prompt
 from recall.settings import Settings
-from recall.store.sqlite import Store
+from recall.store import SQLiteStore
 from recall.text import count_tokens
 
 MESSAGES = [
@@ -261,7 +261,7 @@ def test_environment_configures_the_lifecycle(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
     settings = Settings(path=tmp_path)
     assert settings.llm.model == "env-model"
-    store = Store(tmp_path / "s.sqlite3")
+    store = SQLiteStore(tmp_path / "s.sqlite3")
     life = Lifecycle(store, settings, lambda: pytest.fail("no embedding needed"))  # type: ignore[arg-type,return-value]
     assert isinstance(life.summarizer, LLMSummarizer)
     assert isinstance(life.reconstructor, LLMReconstructor)

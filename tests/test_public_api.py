@@ -1,4 +1,9 @@
 import importlib
+import inspect
+from pathlib import Path
+from types import ModuleType
+
+import pytest
 
 import recall
 
@@ -40,3 +45,47 @@ def test_lifecycle_and_context_names_are_public() -> None:
         assert name in recall.__all__, name
     for method in ("update_memory", "long_term", "short_term", "should_summarize", "flush"):
         assert callable(getattr(recall.Memory, method))
+
+
+def test_the_public_namespace_is_exactly_all() -> None:
+    # As httpx does: every public name of the package is in __all__, and nothing else
+    # (subpackages aside) leaks into it.
+    public = {
+        name
+        for name, value in vars(recall).items()
+        if not name.startswith("_") and not isinstance(value, ModuleType)
+    }
+    assert public == set(recall.__all__)
+
+
+def _modules() -> list[str]:
+    root = Path(recall.__file__).parent
+    names = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__main__":
+            continue
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        names.append(".".join(parts))
+    return names
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_every_module_declares_all_and_it_resolves(name: str) -> None:
+    module = importlib.import_module(name)
+    exported = getattr(module, "__all__", None)
+    assert exported is not None, f"{name} has no __all__"
+    assert list(exported) == sorted(exported), f"{name}.__all__ is not sorted"
+    for attr in exported:
+        assert hasattr(module, attr), f"{name}.__all__ names missing {attr!r}"
+    # Every public function or class defined in the module is exported by it.
+    defined = {
+        attr
+        for attr, value in vars(module).items()
+        if not attr.startswith("_")
+        and getattr(value, "__module__", None) == name
+        and (inspect.isfunction(value) or inspect.isclass(value))
+    }
+    assert defined <= set(exported), f"{name}: public but not in __all__: {defined - set(exported)}"

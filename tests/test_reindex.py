@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 import recall
 from recall import ConfigError, IndexStaleError
-from recall.cli.main import main
+from recall.cli import main
 from recall.index.layout import index_key, vector_index, vector_partitions
 from recall.index.rebuild import check, reindex
 from recall.index.spec import SPEC_DIR, IndexSpec, load_spec
@@ -103,7 +103,7 @@ def test_check_finds_damage_and_reindex_repairs(tmp_path: Path, embedder: recall
     assert built == DEFAULT.fingerprint and all(r.ok for r in rows) and len(rows) == 3
 
     # Damage: lose two vectors of user000, plant an orphan for user001.
-    store = recall.store.sqlite.Store(path / "recall.sqlite3")
+    store = recall.store.SQLiteStore(path / "recall.sqlite3")
     vectors = vector_index(s, DEFAULT, vector_partitions(store, s))
     store.close()
     ids = sorted(vectors.hashes("user000"))[:2]
@@ -148,7 +148,7 @@ def test_reindex_cli_single_user_does_not_switch(tmp_path: Path, embedder: recal
 
 def _snapshot(path: Path, spec: IndexSpec) -> dict[str, tuple[dict[str, str], np.ndarray]]:
     s = settings_for(path, spec.name)
-    store = recall.store.sqlite.Store(path / "recall.sqlite3")
+    store = recall.store.SQLiteStore(path / "recall.sqlite3")
     vectors = vector_index(s, spec, vector_partitions(store, s))
     out = {}
     for user in store.users():

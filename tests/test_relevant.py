@@ -21,6 +21,7 @@ from recall.context.memory_block import (
     relevant_memories,
     summary_similarities,
 )
+from recall.context.ranking import blend_rank
 from recall.errors import InputError
 from recall.lifecycle.article import Article
 from recall.models import Record
@@ -79,6 +80,21 @@ def test_rank_weights_similarity_and_recency() -> None:
     # Same similarity: the newer one first; recency alone decides.
     ranked = rank_summaries(recs[:2], [0.5, 0.5], similarity_weight=0.6, recency_weight=0.4)
     assert [r.id for r in ranked] == ["st-1", "st-0"]
+
+
+def test_blend_rank_is_the_weighted_sum_best_first() -> None:
+    ranked = blend_rank(
+        [0.9, 0.1, 0.5], [0.0, 1.0, 0.5], similarity_weight=0.6, confidence_weight=0.4
+    )
+    assert [i for i, _ in ranked] == [0, 2, 1]
+    assert [s for _, s in ranked] == pytest.approx([0.54, 0.5, 0.46])
+    # Ties: the caller's order, unless a tiebreak says otherwise.
+    even = dict(similarity_weight=1.0, confidence_weight=0.0)
+    assert [i for i, _ in blend_rank([0.5, 0.5], [0.1, 0.9], **even)] == [0, 1]
+    assert [i for i, _ in blend_rank([0.5, 0.5], [0.1, 0.9], **even, tiebreak=[0.1, 0.9])] == [1, 0]
+    assert blend_rank([], [], **even) == []
+    with pytest.raises(ValueError, match="one similarity per confidence"):
+        blend_rank([0.5], [], **even)
 
 
 def test_fit_leading_paragraphs_keeps_headings_and_first_paragraphs() -> None:

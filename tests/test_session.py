@@ -1,4 +1,4 @@
-"""Session (seed 000): token-counted history, tool calls first-class, usage levels (seed 002)."""
+"""Session: token-counted history, tool calls first-class, usage levels."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_usage_levels_rounds_and_bar() -> None:
                                   compact_target_tokens=500), auto_compact=False)  # fmt: skip
     u = s.usage()
     assert (u.used, u.level) == (0, "normal")
-    assert u.rounds_left == int(0.92 * 1_000 / (0.0175 * 1_000))  # seed 002: 1.75% a round
+    assert u.rounds_left == int(0.92 * 1_000 / (0.0175 * 1_000))  # the default: 1.75% a round
     s.add_user("word " * 300)
     s.add_assistant("ok " * 300)
     u = s.usage()

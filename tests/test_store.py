@@ -7,7 +7,7 @@ import pytest
 from recall import StoreError
 from recall.errors import mapped
 from recall.models import Record
-from recall.store.sqlite import Store
+from recall.store import ArticleRow, SQLiteStore, Store
 
 
 def rec(i: str, user: str = "u1", kind: str = "short_term", text: str = "hello") -> Record:
@@ -15,8 +15,8 @@ def rec(i: str, user: str = "u1", kind: str = "short_term", text: str = "hello")
 
 
 def test_wal_and_versions(tmp_path: Path) -> None:
-    s = Store(tmp_path / "s.sqlite3")
-    assert s._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    s = SQLiteStore(tmp_path / "s.sqlite3")
+    assert s.journal_mode() == "wal"
     assert s.version("u1") == 0
     assert s.put([rec("a"), rec("b")]) == {"u1": 1}
     assert s.put([rec("c")]) == {"u1": 2}
@@ -29,30 +29,36 @@ def test_wal_and_versions(tmp_path: Path) -> None:
 
 
 def test_same_id_for_two_users_are_two_records(tmp_path: Path) -> None:
-    s = Store(tmp_path / "s.sqlite3")
+    s = SQLiteStore(tmp_path / "s.sqlite3")
     s.put([rec("a", "u1", text="one"), rec("a", "u2", text="two")])
     assert s.records("u1")[0].text == "one" and s.records("u2")[0].text == "two"
 
 
 def test_failed_transaction_leaves_nothing(tmp_path: Path) -> None:
-    s = Store(tmp_path / "s.sqlite3")
+    s = SQLiteStore(tmp_path / "s.sqlite3")
     s.put([rec("a")])
-    with pytest.raises(RuntimeError), s.transaction() as db:
-        Store.put_in(db, [rec("b")])
-        Store.bump_version(db, "u1")
+    with pytest.raises(RuntimeError), s.transaction() as tx:
+        tx.put([rec("b")])
+        tx.bump_version("u1")
         raise RuntimeError("crash mid-write")
     assert [r.id for r in s.records("u1")] == ["a"] and s.version("u1") == 1
 
 
-def test_replace_is_one_version(tmp_path: Path) -> None:
-    s = Store(tmp_path / "s.sqlite3")
-    s.put([rec("p1", kind="dynamic"), rec("p2", kind="dynamic")])
-    v = s.replace("u1", ["p1", "p2"], [rec("p3", kind="dynamic")])
-    assert v == 2 and [r.id for r in s.records("u1", kinds=["dynamic"])] == ["p3"]
+def test_swaps_in_one_transaction_are_one_version(tmp_path: Path) -> None:
+    s = SQLiteStore(tmp_path / "s.sqlite3")
+    s.put([rec("p1", kind="dynamic"), rec("p2", kind="dynamic"), rec("s1"), rec("s2")])
+    with s.transaction() as tx:
+        assert tx.count("u1", "short_term", ["s1", "s2", "p1", "nope"]) == 2
+        tx.replace_ids("u1", ["s1"], [rec("ar-s1", kind="archive")])
+        tx.replace_kind("u1", "dynamic", [rec("p3", kind="dynamic")])
+        assert tx.bump_version("u1") == 2
+    assert s.version("u1") == 2
+    assert [r.id for r in s.records("u1", kinds=["dynamic"])] == ["p3"]
+    assert sorted(r.id for r in s.records("u1")) == ["ar-s1", "p3", "s2"]
 
 
 def test_records_pages_long_id_lists(tmp_path: Path) -> None:
-    s = Store(tmp_path / "s.sqlite3")
+    s = SQLiteStore(tmp_path / "s.sqlite3")
     s.put([rec(f"r{i}") for i in range(1_200)])
     assert len(s.records("u1", ids=[f"r{i}" for i in range(1_200)])) == 1_200
 
@@ -66,4 +72,67 @@ def test_unwritable_folder_is_store_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(StoreError):
-        Store(blocker / "sub" / "s.sqlite3")
+        SQLiteStore(blocker / "sub" / "s.sqlite3")
+
+
+def _article(version: int, user: str = "u1") -> ArticleRow:
+    return ArticleRow(user, version, "b", "e", f"d{version}", datetime.now(UTC), ("s1", "s2"))
+
+
+def test_article_versions_are_optimistic(tmp_path: Path) -> None:
+    s = SQLiteStore(tmp_path / "s.sqlite3")
+    assert s.article("u1") is None and s.article_version("u1") == 0
+    with s.transaction() as tx:
+        assert tx.latest_article_version("u1") == 0
+        assert not tx.insert_article(_article(2))  # skips version 1: refused
+        assert tx.insert_article(_article(1))
+        assert not tx.insert_article(_article(1))  # lost the race to version 1
+        assert tx.insert_article(_article(2))
+    assert s.article_version("u1") == 2 and s.article_version("u2") == 0
+    newest = s.article("u1")
+    assert newest is not None and newest.version == 2 and newest.dynamic == "d2"
+    assert newest.promoted == ("s1", "s2") and newest.updated_at.tzinfo is not None
+    old = s.article("u1", 1)
+    assert old is not None and old.dynamic == "d1"
+    assert s.article("u1", 3) is None
+
+
+def test_job_journal(tmp_path: Path) -> None:
+    s = SQLiteStore(tmp_path / "s.sqlite3")
+    at = datetime.now(UTC)
+    assert not s.has_unfinished_jobs() and s.job("j1") is None
+    s.add_job("j1", "u1", at, {"text": "hello"})
+    with s.transaction() as tx:
+        tx.add_summarized_job("j2", "u1", at)
+    assert s.has_unfinished_jobs() and s.unfinished_jobs() == ["j1", "j2"]
+    job = s.job("j1")
+    assert job is not None and job.status == "pending" and job.payload == {"text": "hello"}
+    with s.transaction() as tx:
+        assert tx.mark_job_summarized("j1") and not tx.mark_job_summarized("j1")
+    assert s.job("j1") == job._replace(status="summarized", payload=None)
+    assert s.record_job_failure("j2", "boom", max_attempts=2)
+    assert not s.record_job_failure("j2", "boom again", max_attempts=2)
+    assert [(j.job_id, j.payload, j.attempts) for j in s.failed_jobs()] == [
+        ("j2", {"error": "boom again"}, 2)
+    ]
+    s.finish_job("j1")
+    assert s.job("j1") is None and not s.has_unfinished_jobs()
+
+
+def test_meta_and_index_state(tmp_path: Path) -> None:
+    s = SQLiteStore(tmp_path / "s.sqlite3")
+    assert s.get_meta("k") is None
+    s.set_meta("k", "v")
+    s.set_metas({"k": "w", "other": "x"})
+    assert (s.get_meta("k"), s.get_meta("other")) == ("w", "x")
+    assert s.index_version("vec", "u1") == 0
+    assert s.set_index_version("vec", "u1", 3)
+    assert not s.set_index_version("vec", "u1", 5, expected=4)  # raced: left as it was
+    assert s.set_index_version("vec", "u1", 4, expected=3) and s.index_version("vec", "u1") == 4
+
+
+def test_sqlite_store_implements_the_interface(tmp_path: Path) -> None:
+    s: Store = SQLiteStore(tmp_path / "s.sqlite3")  # mypy checks the protocol here too
+    wanted = {n for n in dir(Store) if not n.startswith("_")}
+    assert wanted <= set(dir(s))
+    s.close()

@@ -1,5 +1,14 @@
-"""The ``recall`` command line: one click group, one module per command family."""
+"""The ``recall`` command line: one click group, one module per command family.
 
-from .main import main
+:mod:`.app` holds the group (library errors become one-line messages) and the shared
+options; importing a command module registers its commands on the group.
+"""
+
+from . import context, index, memory, records, settings
+from .app import main
 
 __all__ = ["main"]
+
+# The modules are imported for their commands; naming them keeps linters from calling the
+# imports unused.
+_COMMAND_MODULES = (context, index, memory, records, settings)

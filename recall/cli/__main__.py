@@ -1,5 +1,5 @@
 """``python -m recall.cli``: the same as the ``recall`` command."""
 
-from .main import main
+from . import main
 
 main()

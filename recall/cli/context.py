@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from ..errors import InputError
+from .app import main, open_memory, path_option, url_option
 
 __all__ = ["context_command", "load_session_file", "memory_section"]
 
@@ -50,7 +51,7 @@ def load_session_file(path: Path) -> dict[str, Any]:
     return data
 
 
-@click.command("context")
+@main.command("context")
 @click.option("--user", "user_id", required=True, help="Whose memory.")
 @click.option(
     "--session",
@@ -63,8 +64,8 @@ def load_session_file(path: Path) -> dict[str, Any]:
 @click.option("--soul", default=None, help="The system persona (default: the file's 'soul').")
 @click.option("--recall/--no-recall", "use_recall", default=None, help="Add deep_recall hits.")
 @click.option("--json", "as_json", is_flag=True, help="Print messages and report as JSON.")
-@click.option("--path", type=click.Path(file_okay=False, path_type=Path), default=None)
-@click.option("--chroma-url", default=None, help="Chroma server URL.")
+@path_option
+@url_option
 def context_command(
     user_id: str,
     session_file: Path,
@@ -72,13 +73,12 @@ def context_command(
     soul: str | None,
     use_recall: bool | None,
     as_json: bool,
-    path: Path | None,
+    path: Path,
     chroma_url: str | None,
 ) -> None:
     """Print the context built for USER from the session FILE, and its report."""
     from ..context.builder import ContextBuilder
     from ..context.session import Session
-    from ..memory import open as open_memory
     from ..tool import wants_deep_recall
 
     data = load_session_file(session_file)
@@ -94,7 +94,7 @@ def context_command(
         turn = messages.pop().get("content")
     if not isinstance(turn, str):
         raise InputError("the current user turn must be a string")
-    with open_memory(path, chroma_url=chroma_url) as mem:
+    with open_memory(path, chroma_url) as mem:
         session = Session.from_messages(messages, settings=mem.settings, auto_compact=False)
         builder = ContextBuilder(mem.settings)
         # Fitted to the room inside <memory> tags, so that the builder never re-cuts it

@@ -1,34 +1,23 @@
-"""``recall ingest`` and ``recall memory show``: fill a user's memory from a file, and read it.
-
-The commands are built by :func:`memory_commands` from the shared ``--path``/``--chroma-url``
-options of :mod:`recall.cli`, which registers them (this module never imports the CLI, so
-either can be imported first).
-"""
+"""``recall ingest`` and ``recall memory show``: fill a user's memory from a file, and read it."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
+
+from .app import main, open_memory, path_option, url_option
 
 if TYPE_CHECKING:
     from ..lifecycle.pipeline import LongTerm
     from ..memory import Memory
     from ..models import Record
 
-__all__ = ["memory_commands", "render_memory"]
-
-Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
-
-
-def _open(path: Path, chroma_url: str | None) -> Memory:
-    from ..memory import open as open_memory
-
-    return open_memory(path, chroma_url=chroma_url or None)
+__all__ = ["ingest_command", "memory_group", "render_memory"]
 
 
 def _summary_lines(records: Sequence[Record]) -> list[str]:
@@ -80,91 +69,90 @@ def _promoted_into(mem: Memory, user_id: str, version: int) -> list[Record]:
     ]
 
 
-def memory_commands(options: Sequence[Decorator]) -> list[click.Command]:
-    """``ingest`` and the ``memory`` group, each taking the shared ``options``."""
+@main.command("ingest")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--user", "user_id", required=True, help="Whose memory.")
+@click.option("--sample", "samples", multiple=True, help="LoCoMo: only this sample_id.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@path_option
+@url_option
+def ingest_command(
+    file: Path,
+    user_id: str,
+    samples: tuple[str, ...],
+    quiet: bool,
+    as_json: bool,
+    path: Path,
+    chroma_url: str | None,
+) -> None:
+    """Summarize FILE into USER's memory, promoting as it goes.
 
-    def shared(fn: Callable[..., Any]) -> Callable[..., Any]:
-        for option in reversed(options):
-            fn = option(fn)
-        return fn
+    FILE: OpenAI-format chat messages (JSON or JSONL) or a LoCoMo conversation; see
+    recall.lifecycle.ingest for the formats and how they are cut into updates.
+    """
+    from ..errors import InputError
+    from ..lifecycle.ingest import ingest, plan_file
+    from ..models import validate_user_id
+    from ..settings import Settings
 
-    @click.command("ingest")
-    @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-    @click.option("--user", "user_id", required=True, help="Whose memory.")
-    @click.option("--sample", "samples", multiple=True, help="LoCoMo: only this sample_id.")
-    @click.option("--quiet", is_flag=True, help="No progress bar.")
-    @shared
-    def ingest_command(
-        file: Path,
-        user_id: str,
-        samples: tuple[str, ...],
-        quiet: bool,
-        path: Path,
-        chroma_url: str | None,
-    ) -> None:
-        """Summarize FILE into USER's memory, promoting as it goes.
+    try:
+        validate_user_id(user_id)
+    except ValueError as exc:
+        raise InputError(f"--user: {exc}") from exc
+    # The whole file is checked first: a bad one leaves no trace, not even the folder.
+    updates = plan_file(file, Settings(path=path), samples=samples)
+    with (
+        open_memory(path, chroma_url) as mem,
+        click.progressbar(
+            length=len(updates),
+            label=f"ingest {file.name}",
+            file=sys.stderr,
+            hidden=quiet,
+            show_pos=True,
+        ) as bar,
+    ):
+        report = ingest(mem, updates, user_id=user_id, progress=lambda _u: bar.update(1))
+    if as_json:
+        click.echo(report.model_dump_json())
+        return
+    click.echo(
+        f"ingested {report.updates} updates from {file.name} for user {report.user_id} in "
+        f"{report.seconds:.1f} s: {report.promotions} promotions, long-term version "
+        f"{report.version}, {report.short_term_count} short-term summaries"
+    )
 
-        FILE: OpenAI-format chat messages (JSON or JSONL) or a LoCoMo conversation; see
-        recall.ingest for the formats and how they are cut into updates.
-        """
-        from ..errors import InputError
-        from ..lifecycle.ingest import ingest, plan_file
-        from ..models import validate_user_id
-        from ..settings import Settings
 
-        try:
-            validate_user_id(user_id)
-        except ValueError as exc:
-            raise InputError(f"--user: {exc}") from exc
-        # The whole file is checked first: a bad one leaves no trace, not even the folder.
-        updates = plan_file(file, Settings(path=path), samples=samples)
-        with (
-            _open(path, chroma_url) as mem,
-            click.progressbar(
-                length=len(updates),
-                label=f"ingest {file.name}",
-                file=sys.stderr,
-                hidden=quiet,
-                show_pos=True,
-            ) as bar,
-        ):
-            report = ingest(mem, updates, user_id=user_id, progress=lambda _u: bar.update(1))
-        click.echo(
-            f"ingested {report.updates} updates from {file.name} for user {report.user_id} in "
-            f"{report.seconds:.1f} s: {report.promotions} promotions, long-term version "
-            f"{report.version}, {report.short_term_count} short-term summaries"
-        )
+@main.group("memory")
+def memory_group() -> None:
+    """Read a user's memory: the long-term article and the short-term summaries."""
 
-    @click.group("memory")
-    def memory_group() -> None:
-        """Read a user's memory: the long-term article and the short-term summaries."""
 
-    @memory_group.command("show")
-    @click.option("--user", "user_id", required=True, help="Whose memory.")
-    @click.option("--version", "version", type=int, default=None, help="A past article version.")
-    @click.option("--json", "as_json", is_flag=True, help="Print it as JSON.")
-    @shared
-    def show(
-        user_id: str, version: int | None, as_json: bool, path: Path, chroma_url: str | None
-    ) -> None:
-        """Print USER's long-term article (newest, or --version N) and the summaries."""
-        with _open(path, chroma_url) as mem:
-            latest = mem.long_term(user_id).version
-            article = mem.long_term(user_id, version)  # an unknown version: InputError
-            if version is None:
-                summaries = mem.short_term(user_id)
-            else:
-                summaries = _promoted_into(mem, user_id, article.version)
-        if as_json:
-            out = {
-                "user_id": user_id,
-                "latest_version": latest,
-                "article": article.model_dump(mode="json"),
-                "summaries_kind": "short_term" if version is None else "promoted",
-                "summaries": [r.model_dump(mode="json") for r in summaries],
-            }
-            click.echo(json.dumps(out, ensure_ascii=False, indent=2))
-            return
-        click.echo(render_memory(user_id, article, latest, summaries, past=version is not None))
-
-    return [ingest_command, memory_group]
+@memory_group.command("show")
+@click.option("--user", "user_id", required=True, help="Whose memory.")
+@click.option("--version", "version", type=int, default=None, help="A past article version.")
+@click.option("--json", "as_json", is_flag=True, help="Print it as JSON.")
+@path_option
+@url_option
+def show(
+    user_id: str, version: int | None, as_json: bool, path: Path, chroma_url: str | None
+) -> None:
+    """Print USER's long-term article (newest, or --version N) and the summaries."""
+    with open_memory(path, chroma_url) as mem:
+        latest = mem.long_term(user_id).version
+        article = mem.long_term(user_id, version)  # an unknown version: InputError
+        if version is None:
+            summaries = mem.short_term(user_id)
+        else:
+            summaries = _promoted_into(mem, user_id, article.version)
+    if as_json:
+        out = {
+            "user_id": user_id,
+            "latest_version": latest,
+            "article": article.model_dump(mode="json"),
+            "summaries_kind": "short_term" if version is None else "promoted",
+            "summaries": [r.model_dump(mode="json") for r in summaries],
+        }
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        return
+    click.echo(render_memory(user_id, article, latest, summaries, past=version is not None))

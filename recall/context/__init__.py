@@ -1,1 +1,13 @@
-"""The context builder: what the model sees, within token budgets."""
+"""The context builder: what the model sees, within token budgets.
+
+Its modules, in the order a context is made: ``inputs`` (settings, texts and the token
+counter checked), ``budget`` (pure token fits and usage levels), ``tool_calls`` and
+``session`` (the conversation, tokens counted once), ``restore`` and ``compaction`` (older
+history summarized, key items put back), ``ranking`` (the one similarity + confidence
+blend), ``facts`` and ``memory_block`` (what memory to show), ``report`` (result types and
+renderers), ``sections`` and ``conversation`` (the pure parts of a build) and ``builder``
+(:class:`~recall.context.builder.ContextBuilder`, one step per part of the context).
+"""
+
+# The names live in the modules above; recall re-exports the public ones at the top.
+__all__: list[str] = []

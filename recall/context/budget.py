@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 __all__ = [
+    "Count",
     "Level",
     "Usage",
     "cut_to_tokens",
@@ -34,7 +35,7 @@ __all__ = [
 Level = Literal["normal", "warning", "urgent", "critical"]
 Count = Callable[[str], int]
 
-_BAR_WIDTH = 20  # the seed's text bar: 20 cells
+_BAR_WIDTH = 20  # cells of the text bar (see docs/design.md)
 _PARAGRAPHS = re.compile(r"\n\s*\n")
 
 
@@ -57,7 +58,7 @@ class Usage:
 
 
 def usage_level(ratio: float, *, warning: float, urgent: float, critical: float) -> Level:
-    """The usage level of seed 002 for ``ratio`` = used / budget."""
+    """The usage level for ``ratio`` = used / budget (thresholds: see docs/design.md)."""
     if ratio >= critical:
         return "critical"
     if ratio >= urgent:
@@ -189,9 +190,10 @@ def split_blocks(text: str) -> list[tuple[bool, str]]:
 def fit_paragraphs(text: str, budget: int, count: Count) -> tuple[str, int]:
     """``text`` within ``budget``: every heading kept, the oldest paragraphs dropped first.
 
-    Seed 000's memory cut: documents grow at the bottom, so the first paragraphs are the
-    oldest. Returns the text and how many paragraphs were dropped. Headings go only when
-    they alone are over budget, and then the newest paragraph, cut visibly, is kept.
+    The memory cut (see docs/design.md): documents grow at the bottom, so the first
+    paragraphs are the oldest. Returns the text and how many paragraphs were dropped.
+    Headings go only when they alone are over budget, and then the newest paragraph, cut
+    visibly, is kept.
     """
     blocks = split_blocks(text)
     paras = [b for head, b in blocks if not head]

@@ -1,4 +1,4 @@
-"""Compaction by tokens and the summary quality gate (seeds 000, 002).
+"""Compaction by tokens and the summary quality gate (see docs/design.md).
 
 ``compact_history`` keeps the newest messages up to ``compact_target_tokens`` (newest first,
 a tool call never split from its result, the last message always kept), summarizes the
@@ -6,7 +6,7 @@ older ones with the 8-section structured summary and scores it. Below
 ``quality_threshold`` it retries with a larger budget, then tries a hybrid (summary plus
 the original messages holding the key facts it lost), then falls back to plain truncation
 keeping the newest ``truncate_keep_ratio`` of the history. Then the items the dropped part
-worked on are restored (:mod:`recall.restore`). The scoring functions are pure.
+worked on are restored (:mod:`recall.context.restore`). The scoring functions are pure.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..lifecycle.extractive import key_facts
 from ..lifecycle.summarize import SECTIONS, Summarizer
 from ..settings import Settings
 from ..text import has_cjk, tokenize
-from .budget import fit_items, newest_start, truncate_chars
+from .budget import Count, fit_items, newest_start, truncate_chars
 from .restore import RestoredItem, restore_items
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
     "summary_states",
 ]
 
-Count = Callable[[str], int]
 CompactionPath = Literal["summary", "retry", "hybrid", "truncate"]
 
 _ERROR = re.compile(r"\b\w*(?:Error|Exception|Traceback)\b|错误|报错|异常|失败")
@@ -73,7 +72,7 @@ class Compaction:
 
 @dataclass
 class KeyItems:
-    """The key information of an original conversation, by category (seed 002)."""
+    """The key information of an original conversation, by category."""
 
     files: set[str] = field(default_factory=set)
     errors: set[str] = field(default_factory=set)
@@ -115,7 +114,7 @@ def _content_words(text: str) -> set[str]:
 def score_summary(
     summary: str, keys: KeyItems, original_tokens: int, count: Count, settings: Settings
 ) -> Quality:
-    """Seed 002's gate: section coverage, key information kept, compression ratio."""
+    """The quality gate: section coverage, key information kept, compression ratio."""
     low = summary.lower()
     words = set(tokenize(summary))
     coverage = sum(1 for s in SECTIONS if s.lower() in low) / len(SECTIONS)

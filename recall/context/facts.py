@@ -1,8 +1,9 @@
-"""Memory injection (seed 004): the facts that matter now, within a token budget.
+"""Memory injection: the facts that matter now, within a token budget.
 
-Each fact is ranked by ``similarity_weight · similarity + confidence_weight · confidence``
-(0.6 and 0.4 by default, in :class:`~recall.settings.Settings`), where the similarity is the
-TF-IDF cosine between the fact and the recent conversation: the last
+Each fact is ranked by the context's one blend (:func:`recall.context.ranking.blend_rank`):
+``similarity_weight · similarity + confidence_weight · confidence`` (0.6 and 0.4 by
+default, in :class:`~recall.settings.Settings`; see docs/design.md), where the similarity is
+the TF-IDF cosine between the fact and the recent conversation: the last
 ``injection_recent_turns`` user turns and the final assistant replies between them, tool
 messages and assistant messages that only call tools skipped. Without context the ranking
 falls back to confidence alone. A fact without a confidence uses its recency instead
@@ -14,14 +15,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import InputError
 from ..settings import Settings
-from ..text import count_tokens, tokenize
+from ..text import Analyzer
+from .budget import Count
+from .inputs import token_counter
+from .ranking import blend_rank, recency_scores
 
 __all__ = [
     "RankedFact",
@@ -32,6 +36,9 @@ __all__ = [
 ]
 
 _TEXT_KEYS = ("content", "text", "fact")
+# The keyword leg's analyzer: function words carry no topic, and stemming lets a question
+# about "tests" find a fact about "testing".
+_ANALYZER = Analyzer(stem=True, stopwords=True)
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,7 @@ class RankedFact:
 
 
 def conversation_context(messages: Sequence[Mapping[str, Any]], max_turns: int = 3) -> str:
-    """The recent conversation as seed 004 reads it: user turns and final replies only.
+    """The recent conversation as injection reads it: user turns and final replies only.
 
     Walks back from the newest message and stops after ``max_turns`` user messages;
     tool messages and assistant messages carrying tool calls are skipped.
@@ -76,25 +83,16 @@ def _plain(content: object) -> str:
     return ""
 
 
-def _stem(token: str) -> str:
-    """A light English suffix strip, so that "tests" and "testing" meet ("test")."""
-    if token.isascii() and token.isalpha() and len(token) > 4:
-        for suffix in ("ing", "ed", "es", "s"):
-            if token.endswith(suffix) and len(token) - len(suffix) >= 3:
-                return token[: -len(suffix)]
-    return token
-
-
 def _terms(text: str) -> Counter[str]:
-    return Counter(_stem(t) for t in tokenize(text))
+    return Counter(_ANALYZER.tokens(text))
 
 
 def tfidf_similarities(docs: Sequence[str], query: str) -> list[float]:
     """Cosine similarity of each doc to ``query`` in TF-IDF space (smoothed IDF).
 
     The IDF is taken over the docs and the query together, as a vectorizer fitted on
-    both would; words are :func:`recall.text.tokenize` tokens (jieba for CJK), English
-    ones lightly stemmed.
+    both would; terms are those of the keyword leg's analyzer (jieba for CJK, stop words
+    dropped, Snowball stemming), so "tests" and "testing" meet and "how" matches nothing.
     """
     bags = [_terms(d) for d in docs]
     qbag = _terms(query)
@@ -156,7 +154,7 @@ def _when(value: object) -> float | None:
 
 
 def _facts(facts: object) -> list[object]:
-    if isinstance(facts, Mapping):  # seed 004's memory_data: {"facts": [...], ...}
+    if isinstance(facts, Mapping):  # a memory_data dict: {"facts": [...], ...}
         facts = facts.get("facts", [])
     if isinstance(facts, str) or not isinstance(facts, Sequence):
         raise InputError("facts must be a list of facts (or a dict with a 'facts' list)")
@@ -178,29 +176,34 @@ def rank_facts(
     context = current_context or ""
     if not isinstance(context, str):
         context = conversation_context(context, s.context.injection_recent_turns)
-    # Recency stands in for a missing confidence: by creation time when every fact has
-    # one, else by position (later = newer); newest 1.0, oldest 0.0.
-    times = [p[2] for p in parsed]
+    texts = [t for t, _, _ in parsed]
+    confs = _confidences(parsed)
+    if context.strip():
+        sims = tfidf_similarities(texts, context)
+        weights = (s.context.injection_similarity_weight, s.context.injection_confidence_weight)
+    else:  # no context: confidence alone decides, the score is the confidence itself
+        sims = [0.0] * len(texts)
+        weights = (0.0, 1.0)
+    ranked = blend_rank(sims, confs, similarity_weight=weights[0], confidence_weight=weights[1])
+    # Stable: ties keep the caller's order.
+    return [RankedFact(texts[i], confs[i], sims[i], score) for i, score in ranked]
+
+
+def _confidences(parsed: Sequence[tuple[str, float | None, float | None]]) -> list[float]:
+    """Each fact's confidence; its recency where it has none (newest 1.0, oldest 0.0).
+
+    Recency is by rank, on one scale whether the order comes from creation times (when
+    every fact has one) or from positions (later = newer).
+    """
+    times = [when for _, _, when in parsed]
     by_time = list(range(len(parsed)))
     if all(t is not None for t in times):
         by_time.sort(key=lambda i: (times[i], i))
-    recency = {
-        i: (r / (len(parsed) - 1) if len(parsed) > 1 else 1.0) for r, i in enumerate(by_time)
-    }
-    confs = [c if c is not None else recency[i] for i, (_, c, _) in enumerate(parsed)]
-    texts = [t for t, _, _ in parsed]
-    if context.strip():
-        sims = tfidf_similarities(texts, context)
-        ws, wc = s.context.injection_similarity_weight, s.context.injection_confidence_weight
-        scores = [ws * sim + wc * c for sim, c in zip(sims, confs, strict=True)]
-    else:  # no context: confidence order, as before seed 004's change
-        sims = [0.0] * len(texts)
-        scores = list(confs)
-    ranked = [
-        RankedFact(t, c, sm, sc) for t, c, sm, sc in zip(texts, confs, sims, scores, strict=True)
-    ]
-    # Stable: ties keep the caller's order.
-    return sorted(ranked, key=lambda f: -f.score)
+    rank = [0] * len(parsed)
+    for r, i in enumerate(by_time):
+        rank[i] = r
+    recency = recency_scores(rank)
+    return [c if c is not None else recency[i] for i, (_, c, _) in enumerate(parsed)]
 
 
 def format_memory_for_injection(
@@ -209,12 +212,12 @@ def format_memory_for_injection(
     current_context: str | Sequence[Mapping[str, Any]] | None = None,
     *,
     settings: Settings | None = None,
-    count: Callable[[str], int] | None = None,
+    count: Count | None = None,
 ) -> str:
     """The best facts as ``- fact`` lines within ``max_tokens`` (exact tiktoken count).
 
     ``facts``: strings, dicts with ``content`` (or ``text``) and optional ``confidence``
-    in 0..1 and ``created_at``, ``recall.Record``/``Hit`` objects, or seed 004's
+    in 0..1 and ``created_at``, ``recall.Record``/``Hit`` objects, or a memory_data dict
     ``{"facts": [...]}``. ``current_context``: the recent conversation as text, or the chat
     messages themselves (then the last 3 user turns and final replies are used).
     ``max_tokens`` defaults to ``Settings.injection_max_tokens`` (2,000).
@@ -223,7 +226,7 @@ def format_memory_for_injection(
     budget = s.context.injection_max_tokens if max_tokens is None else max_tokens
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
         raise InputError(f"max_tokens must be an integer >= 0, got {max_tokens!r}")
-    counter = count or (lambda t: count_tokens(t, s.text.encoding))
+    counter = count or token_counter(s)
     lines: list[str] = []
     used = 0
     nl = counter("\n")

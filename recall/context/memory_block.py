@@ -1,4 +1,4 @@
-"""The memory block of ``Memory.get_relevant_memories`` (issue 3, seed 004), within a budget.
+"""The memory block of ``Memory.get_relevant_memories``, within a token budget.
 
 Layout, in priority order, one ``## `` section each::
 
@@ -7,22 +7,24 @@ Layout, in priority order, one ``## `` section each::
     ## Dynamic         its leading paragraphs that fit
     ## Short-term      the short-term summaries most relevant to the input, best first
 
-Summaries are ranked by ``injection_similarity_weight · similarity +
-injection_confidence_weight · recency`` (0.6 and 0.4, seed 004; recency stands in for the
-confidence the summaries do not have, as in :mod:`recall.inject`). The similarity is the
+Summaries are ranked by the context's one blend (:func:`recall.context.ranking.blend_rank`):
+``injection_similarity_weight · similarity + injection_confidence_weight · recency`` (0.6
+and 0.4; see docs/design.md), recency standing in for the confidence the summaries do not
+have, as it does for facts without one in :mod:`recall.context.facts`. The similarity is the
 cosine of the normalized embeddings of the summary and the input (the Memory's own
 embedder), clamped at 0 so both terms live in 0..1. The recency is linear in ``created_at``:
 newest 1.0, oldest 0.0, all 1.0 when every summary has the same age.
 
 Cutting is at paragraph level and keeps headings: the section headings, and any heading
 line inside a chapter. A chapter keeps its *leading* paragraphs because the reconstructor
-writes the newest material first (so :func:`recall.budget.fit_paragraphs`, which drops the
-first paragraphs of documents that grow at the bottom, is the wrong way round here). A
-section none of whose paragraphs fits is left out, heading included; only the Bedrock,
-when not even its first paragraph fits, is cut visibly rather than dropped (and when not
-even that fits, the block is empty: nothing stands in the Bedrock's place). Summaries are
-whole or absent: a lower-ranked, shorter one may fill room a longer one could not. Counts
-are exact (tiktoken), so the block never exceeds the budget. No deep search happens here.
+writes the newest material first (so :func:`recall.context.budget.fit_paragraphs`, which
+drops the first paragraphs of documents that grow at the bottom, is the wrong way round
+here). A section none of whose paragraphs fits is left out, heading included; only the
+Bedrock, when not even its first paragraph fits, is cut visibly rather than dropped (and
+when not even that fits, the block is empty: nothing stands in the Bedrock's place).
+Summaries are whole or absent: a lower-ranked, shorter one may fill room a longer one could
+not. Counts are exact (tiktoken), so the block never exceeds the budget. No deep search
+happens here.
 """
 
 from __future__ import annotations
@@ -40,13 +42,15 @@ from ..index.embed import Embedder
 from ..lifecycle.article import Article
 from ..models import Record
 from ..settings import Settings
-from ..text import count_tokens
-from .budget import cut_to_tokens, split_blocks
+from .budget import Count, cut_to_tokens, split_blocks
+from .inputs import token_counter
+from .ranking import blend_rank, recency_scores
 
+# recency_scores is re-exported: it lived here before moving to recall.context.ranking.
 __all__ = [
     "CHAPTER_HEADINGS",
-    "SHORT_TERM_HEADING",
     "RankedSummary",
+    "SHORT_TERM_HEADING",
     "add_summaries",
     "chapters_block",
     "fit_leading_paragraphs",
@@ -56,8 +60,6 @@ __all__ = [
     "relevant_memories",
     "summary_similarities",
 ]
-
-Count = Callable[[str], int]
 
 #: Section headings, in block order.
 CHAPTER_HEADINGS: Final = {
@@ -81,16 +83,6 @@ class RankedSummary:
 
 
 # --- ranking ------------------------------------------------------------------------------
-def recency_scores(times: Sequence[float]) -> list[float]:
-    """Linear recency of each timestamp: newest 1.0, oldest 0.0 (all 1.0 when equal)."""
-    if not times:
-        return []
-    lo, hi = min(times), max(times)
-    if hi <= lo:
-        return [1.0] * len(times)
-    return [(t - lo) / (hi - lo) for t in times]
-
-
 def rank_summaries(
     summaries: Sequence[Record],
     similarities: Sequence[float],
@@ -105,11 +97,17 @@ def rank_summaries(
     if len(similarities) != len(summaries):
         raise ValueError("one similarity per summary is needed")
     recency = recency_scores([r.created_at.timestamp() for r in summaries])
-    ranked = [
-        RankedSummary(r.id, r.text, s, rec, similarity_weight * s + recency_weight * rec)
-        for r, s, rec in zip(summaries, similarities, recency, strict=True)
+    ranked = blend_rank(
+        similarities,
+        recency,
+        similarity_weight=similarity_weight,
+        confidence_weight=recency_weight,
+        tiebreak=recency,
+    )
+    return [
+        RankedSummary(summaries[i].id, summaries[i].text, similarities[i], recency[i], score)
+        for i, score in ranked
     ]
-    return sorted(ranked, key=lambda r: (-r.score, -r.recency))
 
 
 # Summaries come back at every turn and rarely change: embed each text once per process.
@@ -256,7 +254,7 @@ def relevant_memories(
     ``embedder`` is called only when summaries are ranked (there are some, and room).
     """
     s = settings
-    counter = count or (lambda t: count_tokens(t, s.text.encoding))
+    counter = count or token_counter(s)
     budget = s.context.memory_budget_tokens if budget is None else budget
     block = chapters_block(article, budget, counter)
     if block is None:

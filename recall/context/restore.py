@@ -1,30 +1,29 @@
-"""Restoring key items after compaction (seed 002).
+"""Restoring key items after compaction.
 
 The items the compacted part of a conversation worked on (files read or written, tool
-results) are scored 0..100 by recency, frequency, operation and type, with seed 002's
-file-type table, and the best are put back: at most ``restore_max_items`` items of at most
-``restore_item_tokens`` tokens each and ``restore_total_tokens`` in all. Scoring is pure.
+results) are scored 0..100 by recency, frequency, operation and type, with a file-type
+table (see docs/design.md), and the best are put back: at most ``restore_max_items``
+items of at most ``restore_item_tokens`` tokens each and ``restore_total_tokens`` in all.
+Scoring is pure.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..settings import Settings
-from .budget import truncate_chars
+from .budget import Count, truncate_chars
 
 __all__ = ["RestoredItem", "item_score", "render_restored", "restore_items"]
-
-Count = Callable[[str], int]
 
 _FILE_KEYS = ("path", "file", "file_path", "filepath", "filename", "target", "document")
 _WRITE = frozenset({"write", "create", "save", "put", "upload", "insert", "new"})
 _EDIT = frozenset({"edit", "update", "patch", "replace", "append", "modify", "rename", "move"})
-# Seed 002's file-type table: code over configuration over documents; 30 when unknown.
+# The file-type table: code over configuration over documents; 30 when unknown.
 _TYPE_SCORE = {
     **dict.fromkeys(("js", "ts"), 100), **dict.fromkeys(("jsx", "tsx"), 95), "py": 90,
     **dict.fromkeys(("java", "cpp", "c"), 85), **dict.fromkeys(("go", "rs"), 80),
@@ -105,7 +104,7 @@ def restore_items(
         if ranked.tokens > settings.context.restore_item_tokens:
             continue
         if total + ranked.tokens > settings.context.restore_total_tokens:
-            continue  # a smaller item further down may still fit (seed 002's best fit)
+            continue  # best fit: a smaller item further down may still fit
         chosen.append(ranked)
         total += ranked.tokens
     return chosen
@@ -114,8 +113,9 @@ def restore_items(
 def item_score(
     key: str, kind: str, ops: Sequence[tuple[int, str]], n: int, weights: Sequence[float]
 ) -> float:
-    """Seed 002's restore score (0..100). Recency is by position in the conversation, as
-    messages carry no clock and position is what "recent" means inside one session."""
+    """The restore score (0..100; see docs/design.md). Recency is by position in the
+    conversation, as messages carry no clock and position is what "recent" means inside
+    one session."""
     last_pos, last_op = ops[-1]
     temporal = 100.0 * (last_pos + 1) / max(1, n)
     calls = [op for _, op in ops]

@@ -1,62 +1,34 @@
 """A conversation as OpenAI-format messages, each with its token count computed once.
 
-Seed 000: history is budgeted in tokens, not messages, and tool calls are first-class
-history (input cut at 500 characters, results at 1,000, visibly). Seed 002: usage is shown
-as a level (normal, warning 60%, urgent 80%, critical 92%), rounds left and a text bar.
-When the history reaches ``compact_threshold_tokens`` (or the critical level) the older
-messages are compacted (:mod:`recall.compact`); a session bound to a memory sends the
-summary through ``update_memory``.
+History is budgeted in tokens, not messages, and tool calls are first-class history
+(:mod:`recall.context.tool_calls`: input cut at 500 characters, results at 1,000, visibly).
+Usage is shown as a level (normal, warning 60%, urgent 80%, critical 92%), rounds left and a
+text bar; where these defaults come from: see docs/design.md. When the history reaches
+``compact_threshold_tokens`` (or the critical level) the older messages are compacted
+(:mod:`recall.context.compaction`); a session bound to a memory sends the summary through
+``update_memory``.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError, InputError
+from ..errors import InputError
 from ..lifecycle.summarize import Summarizer, make_summarizer
 from ..models import validate_user_id
 from ..settings import Settings
-from ..text import count_tokens
-from ..tool import TOOL_NAME
-from .budget import (
-    Usage,
-    fit_recall_json,
-    message_tokens,
-    progress_bar,
-    rounds_left,
-    truncate_chars,
-    usage_level,
-)
+from .budget import Count, Usage, message_tokens, progress_bar, rounds_left, usage_level
 from .compaction import Compaction, compact_history
+from .inputs import as_settings, check_text, token_counter
 from .restore import RestoredItem, render_restored
+from .tool_calls import ToolCalls
 
 if TYPE_CHECKING:
     from ..memory import Memory
 
+# as_settings is re-exported: it lived here before moving to recall.context.inputs.
 __all__ = ["Session", "Usage", "as_settings"]
-
-
-def as_settings(
-    value: Settings | Mapping[str, Any] | None, default: Settings | None = None
-) -> Settings:
-    """``value`` as Settings: a dict of fields is validated, a bad value is a ConfigError."""
-    if value is None:
-        return default or Settings()
-    if isinstance(value, Settings):
-        return value
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"settings must be recall.Settings or a dict, not {type(value).__name__}")
-    return (default or Settings()).replace(**value)
-
-
-def _text(value: object, what: str) -> str:
-    if not isinstance(value, str):
-        raise InputError(f"{what} must be a string, got {type(value).__name__}")
-    if "\x00" in value:
-        raise InputError(f"{what} contains a NUL character; strip it first")
-    return value
 
 
 class Session:
@@ -87,13 +59,11 @@ class Session:
         self.settings = as_settings(settings, memory.settings if memory is not None else None)
         self.auto_compact = auto_compact
         self._summarizer = summarizer
-        encoding = self.settings.text.encoding
-        self.count: Callable[[str], int] = lambda t: count_tokens(t, encoding)
+        self.count: Count = token_counter(self.settings)
         self._messages: list[dict[str, Any]] = []
         self._tokens: list[int] = []
         self._total = 0
-        self._calls: dict[str, str] = {}  # tool_use_id -> tool name, every call ever seen
-        self._pending: list[str] = []  # calls of the last assistant message without a result
+        self._calls = ToolCalls()
         self.summary: str | None = None
         self.summary_message: dict[str, Any] | None = None
         self.summary_tokens = 0
@@ -125,7 +95,7 @@ class Session:
     @property
     def pending_calls(self) -> tuple[str, ...]:
         """Tool calls still waiting for their result."""
-        return tuple(self._pending)
+        return self._calls.pending
 
     @property
     def tokens(self) -> int:
@@ -141,7 +111,8 @@ class Session:
         used, budget = self.tokens, s.context.history_budget_tokens
         ratio = used / budget
         rounds = sum(1 for m in self._messages if m["role"] == "user")
-        # Seed 002 assumes 1.75% of the budget per round; our own average is better once known.
+        # The default assumes 1.75% of the budget per round (see docs/design.md); our own
+        # average is better once known.
         per_round = self._total / rounds if rounds else s.context.round_share_estimate * budget
         level = usage_level(
             ratio,
@@ -173,40 +144,20 @@ class Session:
     # --- adding -------------------------------------------------------------------------
     def add_user(self, content: str) -> None:
         """Append the user's message."""
-        self._no_pending("a user message")
-        self._append({"role": "user", "content": _text(content, "user content")})
+        self._calls.require_none_pending("a user message")
+        self._append({"role": "user", "content": check_text(content, "user content")})
 
     def add_assistant(self, content: str) -> None:
         """Append the assistant's reply."""
-        self._no_pending("an assistant message")
-        self._append({"role": "assistant", "content": _text(content, "assistant content")})
+        self._calls.require_none_pending("an assistant message")
+        self._append({"role": "assistant", "content": check_text(content, "assistant content")})
 
     def add_tool_use(self, name: str, input: Any, tool_use_id: str) -> None:  # noqa: A002
         """Record a tool call (input cut at ``tool_input_chars``, visibly).
 
         Calls made together (parallel tool calls) join the same assistant message.
         """
-        name = _text(name, "tool name")
-        tool_use_id = _text(tool_use_id, "tool_use_id")
-        if not name.strip() or not tool_use_id.strip():
-            raise InputError("tool name and tool_use_id must be non-empty strings")
-        if tool_use_id in self._calls:
-            raise InputError(f"tool_use_id {tool_use_id!r} is already used; give each call its own")
-        if isinstance(input, str):
-            args = input
-        else:
-            try:
-                args = json.dumps(input, ensure_ascii=False)
-            except (TypeError, ValueError) as exc:
-                raise InputError(f"tool input must be JSON-serializable ({exc})") from exc
-        call = {
-            "id": tool_use_id,
-            "type": "function",
-            "function": {
-                "name": name,
-                "arguments": truncate_chars(args, self.settings.context.tool_input_chars),
-            },
-        }
+        call = self._calls.call(name, input, tool_use_id, self.settings.context.tool_input_chars)
         last = self._messages[-1] if self._messages else None
         if last is not None and last["role"] == "assistant":
             # The last message is the assistant's, so no result follows it yet: the call
@@ -216,31 +167,13 @@ class Session:
             self._tokens[-1] = self._cost(last)
             self._total += self._tokens[-1]
         else:
-            self._no_pending("a new tool call")
+            self._calls.require_none_pending("a new tool call")
             self._append({"role": "assistant", "content": None, "tool_calls": [call]}, check=False)
-        self._calls[tool_use_id] = name
-        self._pending.append(tool_use_id)
+        self._calls.open(call)
 
     def add_tool_result(self, tool_use_id: str, content: str) -> None:
         """Record a tool's result (cut at ``tool_result_chars``; deep_recall to its budget)."""
-        tool_use_id = _text(tool_use_id, "tool_use_id")
-        content = _text(content, "tool result content")
-        if tool_use_id not in self._calls:
-            raise InputError(
-                f"no tool call with id {tool_use_id!r}; call add_tool_use(name, input, "
-                f"{tool_use_id!r}) first"
-            )
-        if tool_use_id not in self._pending:
-            raise InputError(f"tool call {tool_use_id!r} already has its result")
-        if self._calls[tool_use_id] == TOOL_NAME:
-            # Recall results are consumed inside their own budget, best hits kept (issue 7).
-            content = fit_recall_json(
-                content, self.settings.context.recall_budget_tokens, self.count
-            )
-        else:
-            content = truncate_chars(content, self.settings.context.tool_result_chars)
-        self._pending.remove(tool_use_id)
-        self._append({"role": "tool", "tool_call_id": tool_use_id, "content": content})
+        self._append(self._calls.result(tool_use_id, content, self.settings, self.count))
 
     def add_message(self, message: Mapping[str, Any]) -> None:
         """Append an OpenAI-format message (user, assistant with tool calls, or tool)."""
@@ -320,12 +253,5 @@ class Session:
         self._total += tokens
         # Not while a call waits for its result: compaction would keep the pair anyway,
         # but summarizing half a tool exchange helps nobody.
-        if check and self.auto_compact and not self._pending and self.needs_compaction():
+        if check and self.auto_compact and not self._calls.pending and self.needs_compaction():
             self.compact()
-
-    def _no_pending(self, what: str) -> None:
-        if self._pending:
-            ids = ", ".join(repr(i) for i in self._pending)
-            raise InputError(
-                f"tool call(s) {ids} have no result yet; add_tool_result(...) before {what}"
-            )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..settings import Settings
-from ..store.sqlite import Store
+from ..store import Store
 from .spec import IndexSpec
 from .vector import VectorIndex, chroma_client
 

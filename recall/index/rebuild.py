@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import ConfigError
 from ..models import Record
 from ..settings import Settings
-from ..store.sqlite import Store, content_hash
+from ..store import SQLiteStore, Store, content_hash
 from .embed import load_embedder
 from .layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
 from .spec import IndexSpec
@@ -186,7 +186,7 @@ def reindex(
     reindexed); ``progress(done, total)`` is called after every written batch.
     """
     started = time.perf_counter()
-    store = Store(settings.storage.path / "recall.sqlite3")
+    store = SQLiteStore(settings.storage.path / "recall.sqlite3")
     try:
         vectors = vector_index(settings, spec, vector_partitions(store, settings))
         everyone = store.users()
@@ -226,11 +226,7 @@ def reindex(
         old = store.get_meta(FINGERPRINT_KEY)
         if old != spec.fingerprint and not report.remaining_users:
             # The switch: one committed write. Until here, the old spec kept serving.
-            with store.transaction() as db:
-                db.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?), (?, ?)",
-                    (FINGERPRINT_KEY, spec.fingerprint, _SPEC_NAME_KEY, spec.name),
-                )
+            store.set_metas({FINGERPRINT_KEY: spec.fingerprint, _SPEC_NAME_KEY: spec.name})
             report.switched = True
             if not keep_old:
                 _drop_other_collections(vectors, keep=f"recall-{spec.vector_fingerprint}-")
@@ -253,7 +249,7 @@ def _drop_other_collections(vectors: VectorIndex, keep: str) -> None:
 
 def check(settings: Settings, spec: IndexSpec) -> tuple[str | None, list[CheckRow]]:
     """Compare store and index per user: (built fingerprint, one row per user)."""
-    store = Store(settings.storage.path / "recall.sqlite3")
+    store = SQLiteStore(settings.storage.path / "recall.sqlite3")
     try:
         vectors = vector_index(settings, spec, vector_partitions(store, settings))
         rows = []

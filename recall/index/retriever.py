@@ -23,7 +23,7 @@ import numpy.typing as npt
 from ..errors import StoreError
 from ..models import Hit, RecallRequest, Record
 from ..settings import Settings
-from ..store.sqlite import Store
+from ..store import Store
 from ..text import Analyzer
 from . import threads
 from .embed import Embedder

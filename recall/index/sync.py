@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from ..errors import StoreError
 from ..models import Record
-from ..store.sqlite import Store, content_hash
+from ..store import Store, content_hash
 from .embed import Embedder
 from .vector import VectorIndex
 

@@ -22,7 +22,7 @@ from urllib.parse import urlparse
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ConfigError, StoreError, mapped
+from ..errors import ConfigError, StoreError, chroma_errors
 
 __all__ = ["UserVectors", "VectorIndex", "chroma_client", "user_key"]
 
@@ -46,7 +46,7 @@ def chroma_client(path: Path | None, url: str | None, timeout_s: float) -> Any:
     if url is None:
         if path is None:
             raise ConfigError("the embedded vector store needs a memory folder")
-        with mapped(f"opening the embedded Chroma store in {path}"):
+        with chroma_errors(f"opening the embedded Chroma store in {path}"):
             return chromadb.PersistentClient(path=str(path), settings=settings)
     parsed = urlparse(url)
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
@@ -123,7 +123,7 @@ class VectorIndex:
     def _collection(self, user_id: str) -> Any:
         b = self.bucket(user_id)
         if b not in self._collections:
-            with mapped("opening a vector collection", hint=self._hint()):
+            with chroma_errors("opening a vector collection", hint=self._hint()):
                 self._collections[b] = self.client.get_or_create_collection(
                     self.collection_name(b),
                     configuration={"hnsw": {"space": "cosine"}},
@@ -150,7 +150,7 @@ class VectorIndex:
         if vectors.shape != (len(ids), self._dimension):
             raise ValueError(f"expected {len(ids)} vectors of {self._dimension} dims")
         col = self._collection(user_id)
-        with mapped("writing vectors", hint=self._hint()):
+        with chroma_errors("writing vectors", hint=self._hint()):
             col.upsert(
                 ids=[self._cid(user_id, i) for i in ids],
                 embeddings=vectors,
@@ -166,7 +166,7 @@ class VectorIndex:
             return
         col = self._collection(user_id)
         cids = [self._cid(user_id, i) for i in ids]
-        with mapped("deleting vectors", hint=self._hint()):
+        with chroma_errors("deleting vectors", hint=self._hint()):
             for i in range(0, len(cids), _PAGE):  # SQLite caps the variables of one statement
                 col.delete(ids=cids[i : i + _PAGE], where={"user_id": user_id})
 
@@ -181,7 +181,7 @@ class VectorIndex:
         col = self._collection(user_id)
         out: dict[str, list[Any]] = {"metadatas": [], "embeddings": []}
         offset = 0
-        with mapped(what, hint=self._hint()):
+        with chroma_errors(what, hint=self._hint()):
             while True:
                 got = col.get(
                     where={"user_id": user_id}, include=include, limit=_PAGE, offset=offset
@@ -223,7 +223,7 @@ class VectorIndex:
         """record id -> cosine similarity for the user's ``n`` nearest records of ``kinds``."""
         col = self._collection(user_id)
         where = {"$and": [{"user_id": user_id}, {"kind": {"$in": list(kinds)}}]}
-        with mapped("querying vectors", hint=self._hint()):
+        with chroma_errors("querying vectors", hint=self._hint()):
             got = col.query(
                 query_embeddings=[query],
                 n_results=n,
@@ -241,7 +241,7 @@ class VectorIndex:
         if not ids:
             return {}
         col = self._collection(user_id)
-        with mapped("fetching vectors", hint=self._hint()):
+        with chroma_errors("fetching vectors", hint=self._hint()):
             got = col.get(
                 ids=[self._cid(user_id, i) for i in ids],
                 where={"user_id": user_id},
@@ -256,7 +256,7 @@ class VectorIndex:
     def count_users_vectors(self) -> int:
         """Total vectors over all bucket collections that exist (for stats)."""
         total = 0
-        with mapped("counting vectors", hint=self._hint()):
+        with chroma_errors("counting vectors", hint=self._hint()):
             for c in self.client.list_collections():
                 name = c if isinstance(c, str) else c.name
                 if name.startswith(f"{self._prefix}-b"):

@@ -1,6 +1,6 @@
 """The long-term article: three tagged chapters in one string, parsed and rendered exactly.
 
-The canonical form (seed 003) is::
+The canonical form is::
 
     <Bedrock>
     …
@@ -25,13 +25,15 @@ text that comes from users or models.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..errors import InputError
+from ..store import ArticleRow
 
-__all__ = ["CHAPTERS", "Article", "clean_chapter", "parse_article", "render_article"]
+__all__ = ["Article", "CHAPTERS", "LongTerm", "clean_chapter", "parse_article", "render_article"]
 
 #: Chapter tags in article order, slowest-changing first.
 CHAPTERS: Final = ("Bedrock", "Evolutionary", "Dynamic")
@@ -82,6 +84,34 @@ class Article(BaseModel):
         return not (self.bedrock.strip() or self.evolutionary.strip() or self.dynamic.strip())
 
 
+class LongTerm(Article):
+    """One version of a user's long-term article (version 0: nothing promoted yet)."""
+
+    user_id: str
+    version: int = Field(ge=0)
+    updated_at: datetime | None = None
+    promoted_ids: list[str] = Field(
+        default_factory=list, description="Short-term summaries that fed this version."
+    )
+
+    @classmethod
+    def from_row(cls, row: ArticleRow) -> LongTerm:
+        """The article version the store returned."""
+        return cls(
+            user_id=row.user_id,
+            version=row.version,
+            bedrock=row.bedrock,
+            evolutionary=row.evolutionary,
+            dynamic=row.dynamic,
+            updated_at=row.updated_at,
+            promoted_ids=list(row.promoted),
+        )
+
+    def article(self) -> Article:
+        """Just the three chapters."""
+        return Article(bedrock=self.bedrock, evolutionary=self.evolutionary, dynamic=self.dynamic)
+
+
 def render_article(article: Article) -> str:
     """The canonical tagged string of ``article`` (see the module docstring)."""
     return "\n\n".join(f"<{tag}>\n{text}\n</{tag}>" for tag, text in article.chapters().items())
@@ -90,9 +120,10 @@ def render_article(article: Article) -> str:
 def parse_article(text: str) -> Article:
     """Read a tagged article; a missing chapter is empty.
 
-    Whitespace around the blocks and tag case are forgiven (the seed's own example indents
-    its tags), so model or hand-written articles parse too. Raises :class:`InputError` when
-    ``text`` is not blank yet holds no chapter, or holds a chapter twice.
+    Whitespace around the blocks and tag case are forgiven (the example in
+    ``docs/design.md`` indents its tags), so model or hand-written articles parse too.
+    Raises :class:`InputError` when ``text`` is not blank yet holds no chapter, or holds a
+    chapter twice.
     """
     if not isinstance(text, str):
         raise InputError(f"an article must be a string, got {type(text).__name__}")

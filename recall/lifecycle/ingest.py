@@ -19,12 +19,13 @@ files holding several values, are read one value per line):
 One chunk or session is one ``update_memory`` call: summarized, then promoted when the
 short-term memory is over capacity. The whole file is read and checked before anything is
 written; every problem is an :class:`~recall.errors.InputError` naming where it is (JSONL
-line number, JSON index, LoCoMo sample and session).
+line number, JSON index, LoCoMo sample and session). The file is read by
+:mod:`~recall.lifecycle.chatlog`, LoCoMo samples are parsed by :mod:`~recall.lifecycle.locomo`
+(the parser the LoCoMo benchmark uses too); this module plans the calls and runs them.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -32,23 +33,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field
 
-from ..context.budget import message_tokens
 from ..errors import InputError
 from ..settings import Settings
-from ..text import count_tokens
-from .states import ROLES, to_turns
+from ..text import Count, count_tokens, message_tokens
+from .chatlog import check_message, conversation, read_values
+from .locomo import LocomoSample, is_locomo_sample, parse_sample
+from .states import to_turns
 
 if TYPE_CHECKING:
     from ..memory import Memory
 
 __all__ = ["IngestReport", "Update", "chunk_bounds", "ingest", "plan_file", "plan_values"]
 
-_JSONL_SUFFIXES = (".jsonl", ".ndjson")
-_SESSION = re.compile(r"^session_(\d+)$")
-# to_turns names a bad message "message i" of the list it was given; mapped back to the file.
-_MESSAGE_REF = re.compile(r"\bmessage (\d+)\b")
+# to_turns names a bad message by its place in the list it was given ("message 3 has
+# unknown role ..."); an update relabels that with the message's place in the file.
+_MESSAGE_REF = re.compile(r"^message (\d+)\b")
 
 
 @dataclass(frozen=True)
@@ -80,89 +81,6 @@ class IngestReport(BaseModel):
     seconds: float
 
 
-class _Message(BaseModel):
-    """The shape of an OpenAI chat message; update_memory checks the content in depth."""
-
-    model_config = ConfigDict(extra="allow")
-
-    role: str
-    content: str | list[dict[str, Any]] | None = None
-    name: str | None = None
-    tool_calls: list[dict[str, Any]] | None = None
-    tool_call_id: str | None = None
-
-    @field_validator("role")
-    @classmethod
-    def _role(cls, v: str) -> str:
-        if v not in ROLES:
-            raise ValueError(f"unknown role {v!r}; use one of {sorted(ROLES)}")
-        return v
-
-
-class _Turn(BaseModel):
-    """One LoCoMo turn."""
-
-    model_config = ConfigDict(extra="allow")
-
-    speaker: str = Field(min_length=1)
-    text: str
-    dia_id: str | None = None
-    blip_caption: str | None = None
-
-
-def _problems(exc: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" if e["loc"] else e["msg"]
-        for e in exc.errors()
-    )
-
-
-# --- reading ------------------------------------------------------------------------------
-def _read(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"{path} line {line}: not UTF-8 ({exc.reason}); save it as UTF-8") from exc
-
-
-def _jsonl(text: str, name: str) -> list[tuple[str, object]]:
-    values: list[tuple[str, object]] = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            values.append((f"{name} line {n}", json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"{name} line {n}: not valid JSON ({exc.msg} at column {exc.colno}); "
-                "JSONL needs one JSON value per line"
-            ) from exc
-    return values
-
-
-def _values(path: Path, text: str) -> list[tuple[str, object]]:
-    """(location, value) of every top-level entry of the file."""
-    name = path.name
-    if path.suffix.lower() in _JSONL_SUFFIXES:
-        return _jsonl(text, name)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        if exc.msg == "Extra data":  # several JSON values: read it as JSONL
-            return _jsonl(text, name)
-        raise InputError(
-            f"{name} line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})"
-        ) from exc
-    if isinstance(data, list):
-        return [(f"{name}[{i}]", v) for i, v in enumerate(data)]
-    return [(name, data)]
-
-
 # --- planning -----------------------------------------------------------------------------
 def chunk_bounds(tokens: Sequence[int], starts: Sequence[bool], budget: int) -> list[range]:
     """Consecutive chunks of messages of about ``budget`` tokens each.
@@ -183,18 +101,8 @@ def chunk_bounds(tokens: Sequence[int], starts: Sequence[bool], budget: int) -> 
     return out
 
 
-def _message(value: object, where: str) -> dict[str, Any]:
-    if not isinstance(value, Mapping):
-        raise InputError(f"{where}: a chat message must be an object with 'role' and 'content'")
-    try:
-        _Message.model_validate(value)
-    except ValidationError as exc:
-        raise InputError(f"{where}: not an OpenAI chat message: {_problems(exc)}") from exc
-    return dict(value)
-
-
 def _chat_updates(
-    messages: list[tuple[str, dict[str, Any]]], settings: Settings, count: Callable[[str], int]
+    messages: list[tuple[str, dict[str, Any]]], settings: Settings, count: Count
 ) -> list[Update]:
     overhead = settings.context.message_overhead_tokens
     costs = [message_tokens(m, count, overhead) for _, m in messages]
@@ -216,51 +124,25 @@ def _tail(last: str, first: str) -> str:
     return last[cut:] if cut > 0 else last
 
 
-def _conversation(value: object, where: str) -> list[tuple[str, dict[str, Any]]]:
-    if not isinstance(value, list) or not value:
-        raise InputError(f"{where}: 'messages' must be a non-empty list of chat messages")
-    return [(f"{where}[{j}]", _message(m, f"{where}[{j}]")) for j, m in enumerate(value)]
-
-
-def _locomo_updates(sample: Mapping[str, Any], where: str) -> list[Update]:
-    conv = sample.get("conversation")
-    sample_id = sample.get("sample_id")
-    if isinstance(sample_id, str):
-        where = f"{where} ({sample_id})"
-    if not isinstance(conv, Mapping):
-        raise InputError(f"{where}: 'conversation' must be an object with session_N lists")
-    sessions = sorted(
-        (int(m.group(1)), key) for key in conv if (m := _SESSION.match(str(key))) is not None
-    )
-    if not sessions:
-        raise InputError(f"{where}: the conversation has no session_1, session_2, ... lists")
-    speakers = [conv.get("speaker_a"), conv.get("speaker_b")]
+def _locomo_updates(sample: LocomoSample) -> list[Update]:
+    """One update per session that says something: a header, then one message per turn."""
     updates = []
-    for n, key in sessions:
-        here = f"{where} {key}"
-        raw = conv[key]
-        if not isinstance(raw, list):
-            raise InputError(f"{here}: must be a list of turns {{speaker, dia_id, text}}")
-        turns = []
-        for j, item in enumerate(raw):
-            try:
-                turns.append(_Turn.model_validate(item))
-            except ValidationError as exc:
-                raise InputError(f"{here}[{j}]: not a LoCoMo turn: {_problems(exc)}") from exc
-        if not any(t.text.strip() or t.blip_caption for t in turns):
+    for session in sample.sessions:
+        turns = session.turns
+        if not any(t.text.strip() or t.caption for t in turns):
             continue  # an empty session: nothing was said
-        names = [s for s in speakers if isinstance(s, str) and s] or list(
-            dict.fromkeys(t.speaker for t in turns)
-        )
-        date = conv.get(f"{key}_date_time")
-        header = f"Session {n} of the conversation between {' and '.join(names)}"
-        header += f" ({date})." if isinstance(date, str) and date.strip() else "."
+        here = f"{sample.where} {session.key}"
+        names = list(sample.speakers) or list(dict.fromkeys(t.speaker for t in turns))
+        date = session.date
+        header = f"Session {session.number} of the conversation between {' and '.join(names)}"
+        header += f" ({date})." if date and date.strip() else "."
         messages: list[dict[str, Any]] = [{"role": "user", "content": header}]
         locs = [here]
         for j, t in enumerate(turns):
             text = t.text.strip()
-            if t.blip_caption:
-                text = f"{text} [shares a photo: {t.blip_caption}]".strip()
+            if t.caption:
+                text = f"{text} [shares a photo: {t.caption}]".strip()
+            # The speaker goes into the text: summaries label messages by role only.
             messages.append({"role": "user", "content": f"{t.speaker}: {text}"})
             locs.append(f"{here}[{j}]" + (f" ({t.dia_id})" if t.dia_id else ""))
         updates.append(Update(here, messages, locs))
@@ -272,7 +154,7 @@ def plan_values(
     settings: Settings,
     *,
     samples: Sequence[str] = (),
-    count: Callable[[str], int] | None = None,
+    count: Count | None = None,
 ) -> list[Update]:
     """The update_memory calls for the file's top-level ``(location, value)`` entries."""
     counter = count or (lambda t: count_tokens(t, settings.text.encoding))
@@ -286,21 +168,21 @@ def plan_values(
             pending.clear()
 
     for where, value in values:
-        if isinstance(value, Mapping) and "conversation" in value:
+        if is_locomo_sample(value):
             flush()
             sid = value.get("sample_id")
             seen.append(str(sid))
-            if not samples or sid in samples:
-                updates.extend(_locomo_updates(value, where))
+            if not samples or sid in samples:  # only the samples asked for are checked
+                updates.extend(_locomo_updates(parse_sample(value, where)))
         elif isinstance(value, Mapping) and "role" in value:
-            pending.append((where, _message(value, where)))
+            pending.append((where, check_message(value, where)))
         elif isinstance(value, Mapping) and "messages" in value:
             flush()
-            conversation = _conversation(value["messages"], f"{where}.messages")
-            updates.extend(_chat_updates(conversation, settings, counter))
+            messages = conversation(value["messages"], f"{where}.messages")
+            updates.extend(_chat_updates(messages, settings, counter))
         elif isinstance(value, list):
             flush()
-            updates.extend(_chat_updates(_conversation(value, where), settings, counter))
+            updates.extend(_chat_updates(conversation(value, where), settings, counter))
         else:
             raise InputError(
                 f"{where}: expected a chat message (an object with 'role'), a conversation "
@@ -322,7 +204,7 @@ def plan_values(
 
 def plan_file(path: Path, settings: Settings, *, samples: Sequence[str] = ()) -> list[Update]:
     """Read and check ``path`` (see the module docstring); the update_memory calls to make."""
-    values = _values(path, _read(path))
+    values = read_values(path)
     if not values:
         raise InputError(f"{path.name} is empty: give chat messages or a LoCoMo conversation")
     updates = plan_values(values, settings, samples=samples)

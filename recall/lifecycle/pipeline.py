@@ -1,17 +1,17 @@
 """The memory lifecycle: update_memory, short-term summaries, promotion, long-term article.
 
-Flow (seed 003)::
+Flow (see ``docs/design.md``)::
 
     states ─validate─▶ summarize ─▶ short_term record ──(more than 20?)──▶ promote oldest 5
-    promote: reconstruct(old chapters, 5 summaries) ─▶ ONE transaction:
+    promote: reconstruct(old chapters, 5 summaries) ─▶ ONE transaction (:mod:`.promote`):
              article version + 1 (optimistic: a writer that lost the race retries),
              the 5 summaries -> kind "archive" (linked to that version; nothing is deleted),
              old Dynamic passages out, new ones in (kind "dynamic"), store version + 1
 
 The lifecycle writes only to the store; the indexes follow the store's version by
 themselves, so a reader never sees passages of two chapter versions. Every call is
-journaled (:mod:`recall.journal`), which makes background mode and crash recovery the same
-code path.
+journaled (:mod:`recall.store.journal`), which makes background mode and crash recovery the
+same code path.
 """
 
 from __future__ import annotations
@@ -24,26 +24,17 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ..errors import InputError, StoreError
+from ..errors import InputError
 from ..index.embed import Embedder
 from ..index.spec import IndexSpec
 from ..llm import LLMClient
-from ..models import Record, utcnow, validate_user_id
+from ..models import Record, validate_user_id
 from ..settings import Settings
-from ..store.articles import (
-    LongTerm,
-    archive_records,
-    dynamic_records,
-    ensure_tables,
-    insert_version,
-    latest_version,
-    read_version,
-)
-from ..store.journal import JOBS_SCHEMA, Journal, new_job_id
-from ..store.sqlite import Store
-from ..text import count_tokens, split_passages
+from ..store import Job, Store, Transaction, new_job_id
+from ..text import count_tokens
 from .answer import AnswerWithSummary, parse_answer_with_summary
-from .article import Article
+from .article import LongTerm
+from .promote import promote_all, read_long_term
 from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
 from .states import check_text, to_turns
 from .summarize import ExtractiveSummarizer, LLMSummarizer, Summarizer
@@ -72,10 +63,6 @@ class UpdateResult(BaseModel):
     versions: list[int] = Field(default_factory=list, description="Chapter versions written.")
     version: int = Field(0, description="The user's chapter version after the call.")
     short_term_count: int = Field(0, description="Short-term summaries after the call.")
-
-
-class _Conflict(Exception):
-    """Another writer promoted first; re-read and retry."""
 
 
 def _user(user_id: object) -> str:
@@ -121,15 +108,12 @@ class Lifecycle:
         self.reconstructor: Reconstructor = reconstructor or (
             offline_rec if client is None else LLMReconstructor(client, offline_rec)
         )
-        ensure_tables(store)
-        ensure_tables(store, JOBS_SCHEMA)
-        self.journal = Journal(store)
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._worker = Worker(self._run_job)
         #: Promotions that lost the optimistic race and were redone (for tests and stats).
         self.conflicts = 0
-        for job_id in self.journal.unfinished():  # a previous process died mid-job
+        for job_id in store.unfinished_jobs():  # a previous process died mid-job
             self._worker.submit(job_id)
 
     # --- public API ---------------------------------------------------------------------
@@ -146,7 +130,7 @@ class Lifecycle:
         payload = self._payload(states)
         job_id, at = new_job_id()
         if background:
-            self.journal.add(job_id, uid, at, payload)
+            self.store.add_job(job_id, uid, at, payload)
             self._worker.submit(job_id)
             return UpdateResult(
                 user_id=uid,
@@ -157,16 +141,16 @@ class Lifecycle:
                 short_term_count=len(self.short_term(uid)),
             )
         summary = self._summarize(payload)
-        with self.store.transaction() as db:
-            Journal.add_summarized(db, job_id, uid, at)
-            summary_id = self._put_summary(db, uid, job_id, at, summary, payload)
+        with self.store.transaction() as tx:
+            tx.add_summarized_job(job_id, uid, at)
+            summary_id = self._put_summary(tx, uid, job_id, at, summary, payload)
         try:
             promotions = self._promote_all(uid)
         except Exception:
             # The summary is safe; the worker retries the promotion (bounded by job_attempts).
             self._worker.submit(job_id)
             raise
-        self.journal.finish(job_id)
+        self.store.finish_job(job_id)
         return UpdateResult(
             user_id=uid,
             job_id=job_id,
@@ -189,15 +173,15 @@ class Lifecycle:
 
     def long_term(self, user_id: str, version: int | None = None) -> LongTerm:
         """The user's long-term article, newest or a past ``version``."""
-        return read_version(self.store, _user(user_id), version)
+        return read_long_term(self.store, _user(user_id), version)
 
     def short_term(self, user_id: str) -> list[Record]:
         """The user's current short-term summaries, oldest first."""
         return self.store.records(_user(user_id), kinds=["short_term"])
 
-    def failed_jobs(self) -> list[Any]:
+    def failed_jobs(self) -> list[Job]:
         """Background jobs that gave up, with their errors."""
-        return self.journal.failed()
+        return self.store.failed_jobs()
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait for the background queue to drain; False on timeout."""
@@ -227,7 +211,13 @@ class Lifecycle:
         )
 
     def _put_summary(
-        self, db: Any, uid: str, job_id: str, at: datetime, text: str, payload: dict[str, Any]
+        self,
+        tx: Transaction,
+        uid: str,
+        job_id: str,
+        at: datetime,
+        text: str,
+        payload: dict[str, Any],
     ) -> str:
         source = "text" if "text" in payload else "messages"
         record = Record(
@@ -239,32 +229,32 @@ class Lifecycle:
             tokens=self.count(text),
             metadata={"source": source, "job": job_id},
         )
-        Store.put_in(db, [record])
-        Store.bump_version(db, uid)
+        tx.put([record])
+        tx.bump_version(uid)
         return record.id
 
     def _run_job(self, job_id: str) -> bool:
         """Run one journaled job; True asks the worker to try it again."""
         try:
-            job = self.journal.get(job_id)
+            job = self.store.job(job_id)
             if job is None:
                 return False  # done already (another runner, or before a restart)
             if job.status == "pending" and job.payload is not None:
                 summary = self._summarize(job.payload)
-                with self.store.transaction() as db:
-                    if Journal.mark_summarized(db, job_id):
+                with self.store.transaction() as tx:
+                    if tx.mark_job_summarized(job_id):
                         self._put_summary(
-                            db, job.user_id, job_id, job.created_at, summary, job.payload
+                            tx, job.user_id, job_id, job.created_at, summary, job.payload
                         )
             elif job.status != "summarized":
                 return False  # failed: kept for inspection, never retried here
             self._promote_all(job.user_id)
-            self.journal.finish(job_id)
+            self.store.finish_job(job_id)
             return False
         except Exception as exc:  # a bad job must not stop the queue; it is retried
             log.warning("recall: background job %s failed: %s", job_id, exc)
             retry = not isinstance(exc, InputError)
-            return self.journal.record_failure(
+            return self.store.record_job_failure(
                 job_id, str(exc), self.settings.lifecycle.job_attempts if retry else 1
             )
 
@@ -274,53 +264,16 @@ class Lifecycle:
 
     def _promote_all(self, uid: str) -> list[tuple[int, list[str]]]:
         """Promote the oldest summaries until the user is within capacity."""
-        done: list[tuple[int, list[str]]] = []
-        conflicts = 0
         with self._lock(uid):  # one promoter per user in this process; others race safely
-            while True:
-                shorts = self.store.records(uid, kinds=["short_term"])
-                if len(shorts) <= self.settings.lifecycle.short_term_capacity:
-                    return done
-                batch = shorts[: self.settings.lifecycle.promote_count]
-                current = read_version(self.store, uid)
-                article = self.reconstructor.reconstruct(current.article(), [r.text for r in batch])
-                try:
-                    done.append(
-                        (self._commit(uid, current.version, batch, article), [r.id for r in batch])
-                    )
-                except _Conflict:
-                    conflicts += 1
-                    self.conflicts += 1
-                    if conflicts >= self.settings.lifecycle.promote_attempts:
-                        raise StoreError(
-                            f"promotion for user {uid!r} lost the race {conflicts} times; "
-                            "another process keeps writing this user: retry later"
-                        ) from None
-
-    def _commit(self, uid: str, expected: int, batch: list[Record], article: Article) -> int:
-        now = utcnow()
-        version = expected + 1
-        ids = [r.id for r in batch]
-        passages = split_passages(article.dynamic, self.passage_tokens, self.count)
-        dynamic = dynamic_records(uid, version, passages, now, self.count)
-        archives = archive_records(batch, version, now)
-        marks = ",".join("?" * len(ids))
-        with self.store.transaction() as db:
-            if latest_version(db, uid) != expected:
-                raise _Conflict
-            still = db.execute(
-                f"SELECT COUNT(*) FROM records WHERE user_id = ? AND kind = 'short_term' "
-                f"AND id IN ({marks})",
-                (uid, *ids),
-            ).fetchone()[0]
-            if still != len(ids):
-                raise _Conflict
-            insert_version(db, uid, version, article, now, ids)
-            db.execute(
-                f"DELETE FROM records WHERE user_id = ? AND (id IN ({marks}) OR kind = 'dynamic')",
-                (uid, *ids),
+            return promote_all(
+                self.store,
+                uid,
+                self.reconstructor,
+                self.settings.lifecycle,
+                passage_tokens=self.passage_tokens,
+                count=self.count,
+                on_conflict=self._lost_race,
             )
-            Store.put_in(db, archives + dynamic)
-            Store.bump_version(db, uid)
-        log.info("recall: user %s promoted %d summaries -> version %d", uid, len(ids), version)
-        return version
+
+    def _lost_race(self) -> None:
+        self.conflicts += 1

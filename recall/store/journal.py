@@ -15,31 +15,16 @@ its summary), a summarized one re-runs the promotion check, which is idempotent.
 from __future__ import annotations
 
 import json
-import logging
 import sqlite3
 import threading
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any
 
-from .sqlite import Store
+from .base import Job
+from .connection import SQLiteConnection
 
-__all__ = ["JOBS_SCHEMA", "Job", "Journal", "has_unfinished", "new_job_id"]
-
-log = logging.getLogger(__name__)
-
-JOBS_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS lt_jobs (
-        job_id      TEXT PRIMARY KEY,
-        user_id     TEXT NOT NULL,
-        created_at  REAL NOT NULL,
-        states      TEXT NOT NULL,
-        status      TEXT NOT NULL,
-        attempts    INTEGER NOT NULL DEFAULT 0,
-        error       TEXT
-    ) WITHOUT ROWID""",
-    "CREATE INDEX IF NOT EXISTS lt_jobs_status ON lt_jobs (status, created_at)",
-)
+__all__ = ["JobJournal", "add_summarized_job", "mark_job_summarized", "new_job_id"]
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _clock_lock = threading.Lock()
@@ -61,75 +46,45 @@ def new_job_id() -> tuple[str, datetime]:
     return f"{micros:015x}{uuid.uuid4().hex[:12]}", _EPOCH + timedelta(microseconds=micros)
 
 
-def has_unfinished(store: Store) -> bool:
-    """True when the folder's journal holds jobs a previous process left unfinished.
-
-    Read without creating the table, so that opening a folder that never used the
-    lifecycle costs one catalog lookup.
-    """
-    with store.transaction() as db:
-        exists = db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lt_jobs'"
-        ).fetchone()
-        if exists is None:
-            return False
-        row = db.execute(
-            "SELECT 1 FROM lt_jobs WHERE status IN ('pending', 'summarized') LIMIT 1"
-        ).fetchone()
-    return row is not None
+def add_summarized_job(db: sqlite3.Connection, job_id: str, user_id: str, at: datetime) -> None:
+    """Journal a job whose summary is written in the same transaction."""
+    db.execute(
+        "INSERT INTO lt_jobs (job_id, user_id, created_at, states, status) "
+        "VALUES (?, ?, ?, '', 'summarized')",
+        (job_id, user_id, at.timestamp()),
+    )
 
 
-class Job(NamedTuple):
-    """One journaled update_memory call."""
+def mark_job_summarized(db: sqlite3.Connection, job_id: str) -> bool:
+    """pending -> summarized; False if another runner got there first."""
+    cur = db.execute(
+        "UPDATE lt_jobs SET status = 'summarized', states = '' "
+        "WHERE job_id = ? AND status = 'pending'",
+        (job_id,),
+    )
+    return cur.rowcount == 1
 
-    job_id: str
-    user_id: str
-    created_at: datetime
-    payload: dict[str, Any] | None
-    status: str
-    attempts: int
 
+class JobJournal(SQLiteConnection):
+    """The journal operations that run in a transaction of their own."""
 
-class Journal:
-    """Reads and writes of ``lt_jobs``; transitions that must be atomic take ``db``."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    def add(self, job_id: str, user_id: str, created_at: datetime, payload: dict[str, Any]) -> None:
+    def add_job(
+        self, job_id: str, user_id: str, created_at: datetime, payload: dict[str, Any]
+    ) -> None:
         """Journal a pending job with its states (its own transaction)."""
-        with self.store.transaction() as db:
+        with self._write() as db:
             db.execute(
                 "INSERT INTO lt_jobs (job_id, user_id, created_at, states, status) "
                 "VALUES (?, ?, ?, ?, 'pending')",
                 (job_id, user_id, created_at.timestamp(), json.dumps(payload, ensure_ascii=False)),
             )
 
-    @staticmethod
-    def add_summarized(db: sqlite3.Connection, job_id: str, user_id: str, at: datetime) -> None:
-        """Journal a job whose summary is written in the same transaction."""
-        db.execute(
-            "INSERT INTO lt_jobs (job_id, user_id, created_at, states, status) "
-            "VALUES (?, ?, ?, '', 'summarized')",
-            (job_id, user_id, at.timestamp()),
-        )
-
-    @staticmethod
-    def mark_summarized(db: sqlite3.Connection, job_id: str) -> bool:
-        """pending -> summarized; False if another runner got there first."""
-        cur = db.execute(
-            "UPDATE lt_jobs SET status = 'summarized', states = '' "
-            "WHERE job_id = ? AND status = 'pending'",
-            (job_id,),
-        )
-        return cur.rowcount == 1
-
-    def get(self, job_id: str) -> Job | None:
+    def job(self, job_id: str) -> Job | None:
         """The job, or None when it is done (deleted)."""
-        with self.store.transaction() as db:
-            row = db.execute("SELECT * FROM lt_jobs WHERE job_id = ?", (job_id,)).fetchone()
-        if row is None:
+        rows = self._read("SELECT * FROM lt_jobs WHERE job_id = ?", (job_id,))
+        if not rows:
             return None
+        row = rows[0]
         return Job(
             job_id=row["job_id"],
             user_id=row["user_id"],
@@ -139,35 +94,39 @@ class Journal:
             attempts=int(row["attempts"]),
         )
 
-    def unfinished(self) -> list[str]:
+    def unfinished_jobs(self) -> list[str]:
         """Ids of pending and summarized jobs, oldest first."""
-        with self.store.transaction() as db:
-            rows = db.execute(
-                "SELECT job_id FROM lt_jobs WHERE status IN ('pending', 'summarized') "
-                "ORDER BY created_at, job_id"
-            ).fetchall()
+        rows = self._read(
+            "SELECT job_id FROM lt_jobs WHERE status IN ('pending', 'summarized') "
+            "ORDER BY created_at, job_id"
+        )
         return [r[0] for r in rows]
 
-    def failed(self) -> list[Job]:
+    def has_unfinished_jobs(self) -> bool:
+        """True when a previous process left pending or summarized jobs behind."""
+        return bool(
+            self._read("SELECT 1 FROM lt_jobs WHERE status IN ('pending', 'summarized') LIMIT 1")
+        )
+
+    def failed_jobs(self) -> list[Job]:
         """Jobs that gave up, with their last error in ``payload['error']``."""
-        with self.store.transaction() as db:
-            rows = db.execute(
-                "SELECT job_id, user_id, created_at, error, attempts FROM lt_jobs "
-                "WHERE status = 'failed' ORDER BY created_at"
-            ).fetchall()
+        rows = self._read(
+            "SELECT job_id, user_id, created_at, error, attempts FROM lt_jobs "
+            "WHERE status = 'failed' ORDER BY created_at"
+        )
         return [
             Job(r[0], r[1], datetime.fromtimestamp(r[2], UTC), {"error": r[3]}, "failed", r[4])
             for r in rows
         ]
 
-    def finish(self, job_id: str) -> None:
+    def finish_job(self, job_id: str) -> None:
         """The job is done: remove it."""
-        with self.store.transaction() as db:
+        with self._write() as db:
             db.execute("DELETE FROM lt_jobs WHERE job_id = ?", (job_id,))
 
-    def record_failure(self, job_id: str, error: str, max_attempts: int) -> bool:
+    def record_job_failure(self, job_id: str, error: str, max_attempts: int) -> bool:
         """Count a failed try; returns True when the job should be tried again."""
-        with self.store.transaction() as db:
+        with self._write() as db:
             row = db.execute(
                 "UPDATE lt_jobs SET attempts = attempts + 1, error = ? WHERE job_id = ? "
                 "RETURNING attempts",

@@ -1,193 +1,60 @@
 """The SQLite store: the source of truth for every memory record.
 
 One file (``recall.sqlite3`` in the memory folder), WAL mode so that readers never block the
-writer. Every write bumps the user's version counter in the same transaction, which is what
-the derived indexes compare against to know whether they lag. The store commits before any
-index is touched, so a crash between the two loses nothing: the index catches up later.
+writer, its schema migrated on open (:mod:`recall.store.schema`). Every write bumps the
+user's version counter in the same transaction, which is what the derived indexes compare
+against to know whether they lag. The store commits before any index is touched, so a crash
+between the two loses nothing: the index catches up later.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import sqlite3
-import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..errors import StoreError, mapped
+from ..errors import mapped
 from ..models import Record
+from .articles import latest_version, read_article
+from .base import ArticleRow, content_hash
+from .journal import JobJournal
+from .records import bump_version, delete_ids, put_records, row_to_record, user_version
+from .transaction import SQLiteTransaction
 
-__all__ = ["Store", "content_hash"]
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS records (
-    user_id     TEXT NOT NULL,
-    id          TEXT NOT NULL,
-    kind        TEXT NOT NULL,
-    text        TEXT NOT NULL,
-    created_at  REAL NOT NULL,
-    tokens      INTEGER NOT NULL,
-    metadata    TEXT NOT NULL DEFAULT '{}',
-    hash        TEXT NOT NULL,
-    PRIMARY KEY (user_id, id)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS records_user_kind ON records (user_id, kind, created_at);
-CREATE TABLE IF NOT EXISTS users (
-    user_id  TEXT PRIMARY KEY,
-    version  INTEGER NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS index_state (
-    index_key  TEXT NOT NULL,
-    user_id    TEXT NOT NULL,
-    version    INTEGER NOT NULL,
-    PRIMARY KEY (index_key, user_id)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS meta (
-    key    TEXT PRIMARY KEY,
-    value  TEXT NOT NULL
-) WITHOUT ROWID;
-"""
+__all__ = ["SQLiteStore", "content_hash"]
 
 
-def content_hash(text: str) -> str:
-    """A stable hash of a record's text (lets a reindex skip unchanged records)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+class SQLiteStore(JobJournal):
+    """SQLite-backed :class:`~recall.store.base.Store` with a per-user version counter."""
 
-
-def _row_to_record(row: sqlite3.Row) -> Record:
-    return Record.model_construct(
-        id=row["id"],
-        user_id=row["user_id"],
-        kind=row["kind"],
-        text=row["text"],
-        created_at=datetime.fromtimestamp(row["created_at"], UTC),
-        tokens=row["tokens"],
-        metadata=json.loads(row["metadata"]),
-    )
-
-
-class Store:
-    """SQLite-backed record store with a per-user version counter."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self._lock = threading.RLock()
-        with mapped(f"opening {self.path}"):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(
-                self.path, timeout=30.0, check_same_thread=False, isolation_level=None
-            )
-            self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA busy_timeout=30000")
-            self._db.executescript(_SCHEMA)
-
-    # --- plumbing -----------------------------------------------------------------------
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[SQLiteTransaction]:
         """One IMMEDIATE transaction: all of it commits or none of it does."""
-        with self._lock, mapped("writing the store"):
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._write() as db:
+            yield SQLiteTransaction(db)
 
-    def _read(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
-        with self._lock, mapped("reading the store"):
-            return self._db.execute(sql, params).fetchall()
-
-    @staticmethod
-    def bump_version(db: sqlite3.Connection, user_id: str) -> int:
-        """Bump the user's version inside an open transaction; returns the new version."""
-        row = db.execute(
-            "INSERT INTO users (user_id, version) VALUES (?, 1) "
-            "ON CONFLICT (user_id) DO UPDATE SET version = version + 1 RETURNING version",
-            (user_id,),
-        ).fetchone()
-        return int(row[0])
-
-    def close(self) -> None:
-        """Close the connection (idempotent)."""
-        with self._lock:
-            self._db.close()
-
-    # --- writes -------------------------------------------------------------------------
+    # --- records ------------------------------------------------------------------------
     def put(self, records: Sequence[Record]) -> dict[str, int]:
         """Insert or replace ``records``; returns each touched user's new version."""
         versions: dict[str, int] = {}
-        with self.transaction() as db:
-            self.put_in(db, records)
+        with self._write() as db:
+            put_records(db, records)
             for user_id in dict.fromkeys(r.user_id for r in records):
-                versions[user_id] = self.bump_version(db, user_id)
+                versions[user_id] = bump_version(db, user_id)
         return versions
-
-    def replace(self, user_id: str, delete_ids: Iterable[str], put: Sequence[Record]) -> int:
-        """Delete some of the user's records and write others in ONE transaction.
-
-        Readers see either the old set or the new one, never a mix (the Dynamic chapter's
-        passages are swapped this way). Returns the user's new version.
-        """
-        with self.transaction() as db:
-            db.executemany(
-                "DELETE FROM records WHERE user_id = ? AND id = ?",
-                [(user_id, i) for i in delete_ids],
-            )
-            self.put_in(db, put)
-            return self.bump_version(db, user_id)
-
-    @staticmethod
-    def put_in(db: sqlite3.Connection, records: Sequence[Record]) -> None:
-        """Insert or replace records inside an open transaction (no version bump)."""
-        db.executemany(
-            "INSERT OR REPLACE INTO records "
-            "(user_id, id, kind, text, created_at, tokens, metadata, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    r.user_id,
-                    r.id,
-                    r.kind,
-                    r.text,
-                    r.created_at.timestamp(),
-                    r.tokens,
-                    json.dumps(r.metadata, ensure_ascii=False),
-                    content_hash(r.text),
-                )
-                for r in records
-            ],
-        )
 
     def delete(self, user_id: str, ids: Iterable[str]) -> tuple[list[str], int]:
         """Delete the user's records with these ids; returns (deleted ids, new version)."""
         wanted = list(dict.fromkeys(ids))
-        with self.transaction() as db:
-            deleted = [
-                i
-                for i in wanted
-                if db.execute(
-                    "DELETE FROM records WHERE user_id = ? AND id = ?", (user_id, i)
-                ).rowcount
-            ]
-            version = self.bump_version(db, user_id) if deleted else self._version(db, user_id)
+        with self._write() as db:
+            deleted = delete_ids(db, user_id, wanted)
+            version = bump_version(db, user_id) if deleted else user_version(db, user_id)
         return deleted, version
-
-    # --- reads --------------------------------------------------------------------------
-    @staticmethod
-    def _version(db: sqlite3.Connection, user_id: str) -> int:
-        row = db.execute("SELECT version FROM users WHERE user_id = ?", (user_id,)).fetchone()
-        return int(row[0]) if row else 0
 
     def version(self, user_id: str) -> int:
         """The user's version: 0 before the first write, +1 with every write."""
         with self._lock, mapped("reading the store"):
-            return self._version(self._db, user_id)
+            return user_version(self._db, user_id)
 
     def records(
         self, user_id: str, kinds: Sequence[str] | None = None, ids: Sequence[str] | None = None
@@ -210,7 +77,7 @@ class Store:
             sql += f" AND id IN ({','.join('?' * len(ids))})"
             params.extend(ids)
         sql += " ORDER BY created_at, id"
-        return [_row_to_record(r) for r in self._read(sql, params)]
+        return [row_to_record(r) for r in self._read(sql, params)]
 
     def hashes(self, user_id: str) -> dict[str, str]:
         """id -> content hash for every record of the user."""
@@ -230,7 +97,7 @@ class Store:
             out.setdefault(r["user_id"], {})[r["kind"]] = int(r["n"])
         return out
 
-    # --- index bookkeeping --------------------------------------------------------------
+    # --- index bookkeeping and folder settings ------------------------------------------
     def index_version(self, index_key: str, user_id: str) -> int:
         """The store version the index ``index_key`` reflects for the user (0: none)."""
         rows = self._read(
@@ -247,7 +114,7 @@ class Store:
         With ``expected``, only moves from that exact version (a writer that raced another
         leaves the catch-up to the next reader instead of claiming a version it never saw).
         """
-        with self.transaction() as db:
+        with self._write() as db:
             current = db.execute(
                 "SELECT version FROM index_state WHERE index_key = ? AND user_id = ?",
                 (index_key, user_id),
@@ -268,13 +135,29 @@ class Store:
 
     def set_meta(self, key: str, value: str) -> None:
         """Set a value in the store's key/value table."""
-        with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        self.set_metas({key: value})
+
+    def set_metas(self, values: Mapping[str, str]) -> None:
+        """Set several values of the key/value table in one transaction."""
+        with self._write() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list(values.items())
+            )
+
+    # --- long-term articles -------------------------------------------------------------
+    def article(self, user_id: str, version: int | None = None) -> ArticleRow | None:
+        """Version ``version`` of the user's article (None: the newest); None if absent."""
+        with self._lock, mapped("reading the store"):
+            return read_article(self._db, user_id, version)
+
+    def article_version(self, user_id: str) -> int:
+        """The user's newest article version (0: none yet)."""
+        with self._lock, mapped("reading the store"):
+            return latest_version(self._db, user_id)
 
 
-def ensure_writable(path: Path) -> None:
-    """Raise StoreError early when the memory folder cannot be created."""
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(f"cannot create memory folder {path}: {exc}") from exc
+if TYPE_CHECKING:
+    # mypy proves here that the SQLite class implements the whole interface.
+    from . import base
+
+    _implements: type[base.Store] = SQLiteStore

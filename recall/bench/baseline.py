@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from recall.errors import ConfigError
-from recall.index.embed import Embedder
+from ..errors import ConfigError
+from ..index.embed import Embedder
 
-__all__ = ["EnsembleBaseline", "chroma_memory_client", "weighted_rrf"]
+__all__ = ["EnsembleBaseline", "chroma_memory_client", "require_rank_bm25", "weighted_rrf"]
 
 _RRF_C = 60
 _ids = itertools.count()
@@ -50,6 +50,18 @@ def weighted_rrf(
     unique = list(dict.fromkeys(d for ranked in lists for d in ranked))
     # sorted() is stable with reverse=True too: ties keep their first-seen order.
     return sorted(unique, key=lambda d: score[d], reverse=True)
+
+
+def require_rank_bm25() -> Any:
+    """rank_bm25's ``BM25Okapi``; a ConfigError naming the fix when it is not installed."""
+    try:
+        from rank_bm25 import BM25Okapi
+    except ImportError as exc:  # a dev dependency, needed only for the baseline
+        raise ConfigError(
+            "the baseline needs rank-bm25, a dev dependency: pip install 'recall-memory[dev]' "
+            "or run from the repository (make install); or pass --no-baseline"
+        ) from exc
+    return BM25Okapi
 
 
 def chroma_memory_client() -> Any:
@@ -76,18 +88,12 @@ class EnsembleBaseline:
         vectors: np.ndarray | None = None,
         batch: int = 4096,
     ) -> None:
-        try:
-            from rank_bm25 import BM25Okapi
-        except ImportError as exc:  # rank-bm25 is a dev extra, needed only for the baseline
-            raise ConfigError(
-                "the baseline needs rank-bm25: pip install 'recall[dev]', or pass --no-baseline"
-            ) from exc
-
+        bm25_okapi = require_rank_bm25()
         self.ids = list(ids)
         self.weights = weights
         self.embedder = embedder
         self._client = client
-        self._bm25 = BM25Okapi([t.split() for t in texts])
+        self._bm25 = bm25_okapi([t.split() for t in texts])
         self._name = f"baseline-{next(_ids)}"
         self._collection = client.create_collection(self._name, embedding_function=None)
         vecs = embedder.embed_documents(list(texts)) if vectors is None else vectors

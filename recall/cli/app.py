@@ -1,0 +1,79 @@
+"""The ``recall`` group, its shared options, and the one place library errors meet the user.
+
+Every command takes ``--path`` (default ``RECALL_PATH``, else ``./memory``) and most take
+``--chroma-url``. A :class:`~recall.errors.RecallError` raised anywhere under the group
+becomes one line on stderr (``error: ...``) and exit code 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from .. import __version__
+from ..errors import RecallError
+
+if TYPE_CHECKING:
+    from ..index.spec import IndexSpec
+    from ..memory import Memory
+    from ..settings import Settings
+
+__all__ = ["main", "open_memory", "path_option", "settings_and_spec", "url_option"]
+
+
+class RecallGroup(click.Group):
+    """A click group that turns ``RecallError`` into a one-line message and exit code 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RecallError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(1)
+
+
+path_option = click.option(
+    "--path",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=lambda: os.environ.get("RECALL_PATH", "memory"),
+    show_default="$RECALL_PATH or ./memory",
+    help="The memory folder.",
+)
+url_option = click.option(
+    "--chroma-url",
+    default=lambda: os.environ.get("RECALL_CHROMA_URL"),
+    help="Chroma server URL (default: $RECALL_CHROMA_URL, else the embedded store).",
+)
+
+
+def open_memory(path: Path, chroma_url: str | None) -> Memory:
+    """The memory folder at ``path`` (on the Chroma server at ``chroma_url``, if given)."""
+    from ..memory import open as open_folder
+
+    return open_folder(path, chroma_url=chroma_url or None)
+
+
+def settings_and_spec(
+    path: Path, chroma_url: str | None, spec_name: str | None
+) -> tuple[Settings, IndexSpec]:
+    """Settings for ``path`` (with the overrides given) and the index spec they name."""
+    from ..index.spec import load_spec
+    from ..settings import Settings
+
+    updates: dict[str, Any] = {"path": path}
+    if chroma_url:
+        updates["chroma_url"] = chroma_url
+    if spec_name:
+        updates["index_spec"] = spec_name
+    settings = Settings(**updates)
+    return settings, load_spec(settings.retrieval.index_spec)
+
+
+@click.group(cls=RecallGroup)
+@click.version_option(__version__, prog_name="recall")
+def main() -> None:
+    """recall: long-term memory for LLM agents, with hybrid deep recall."""
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")

@@ -1,0 +1,183 @@
+"""Promotion: the oldest short-term summaries become the next long-term article version.
+
+One promotion reconstructs the article from its old chapters and the batch of summaries,
+then commits in ONE store transaction:
+
+* the next article version, checked optimistically (a writer that lost the race to that
+  version, or whose summaries another writer already promoted, retries from a fresh read);
+* the summaries turned into kind ``archive``, linked to that version (nothing is deleted);
+* the old Dynamic passages swapped for the new version's (kind ``dynamic``);
+* the user's store version + 1, so the indexes never show passages of two versions.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from ..errors import InputError, StoreError
+from ..models import Record, utcnow
+from ..settings import LifecycleSettings
+from ..store import ArticleRow, Store, content_hash
+from ..text import split_passages
+from .article import Article, LongTerm
+from .reconstruct import Reconstructor
+
+__all__ = [
+    "Conflict",
+    "archive_records",
+    "commit",
+    "dynamic_records",
+    "promote_all",
+    "read_long_term",
+]
+
+log = logging.getLogger(__name__)
+
+
+class Conflict(Exception):
+    """Another writer promoted first; re-read and retry."""
+
+
+def read_long_term(store: Store, user_id: str, version: int | None = None) -> LongTerm:
+    """Version ``version`` of the user's article (None: the newest; 0: the empty one)."""
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise InputError(f"version must be an integer, got {version!r}")
+    row = store.article(user_id, version)
+    if row is not None:
+        return LongTerm.from_row(row)
+    if version is None or version == 0:
+        return LongTerm(user_id=user_id, version=0)
+    newest = store.article_version(user_id)
+    raise InputError(
+        f"user {user_id!r} has no long-term version {version}; versions go from 0 to {newest}"
+    )
+
+
+def dynamic_records(
+    user_id: str, version: int, passages: Sequence[str], at: datetime, count: Callable[[str], int]
+) -> list[Record]:
+    """The Dynamic chapter's passages of ``version`` as records of kind ``dynamic``."""
+    return [
+        Record(
+            id=f"dyn-{version}-{i:04d}",
+            user_id=user_id,
+            kind="dynamic",
+            text=p,
+            created_at=at,
+            tokens=count(p),
+            metadata={"chapter_version": version, "passage": i},
+        )
+        for i, p in enumerate(passages)
+    ]
+
+
+def archive_records(batch: Sequence[Record], version: int, at: datetime) -> list[Record]:
+    """Promoted summaries as kind ``archive``, linked to the chapter ``version`` they fed.
+
+    Each gets a new id (``ar-`` + the old one): to the index that is one removal and one
+    addition, which every index handles, rather than a kind change under an unchanged text.
+    """
+    return [
+        r.model_copy(
+            update={
+                "id": f"ar-{r.id}" if len(r.id) <= 250 else f"ar-{content_hash(r.id)}",
+                "kind": "archive",
+                "metadata": {
+                    **r.metadata,
+                    "summary_id": r.id,
+                    "chapter_version": version,
+                    "promoted_at": at.isoformat(),
+                },
+            }
+        )
+        for r in batch
+    ]
+
+
+def commit(
+    store: Store,
+    uid: str,
+    expected: int,
+    batch: list[Record],
+    article: Article,
+    *,
+    passage_tokens: int,
+    count: Callable[[str], int],
+) -> int:
+    """Write ``article`` as version ``expected + 1`` fed by ``batch``; returns that version.
+
+    Raises :class:`Conflict` (writing nothing) when the newest version is no longer
+    ``expected`` or a summary of ``batch`` is no longer short-term.
+    """
+    now = utcnow()
+    version = expected + 1
+    ids = [r.id for r in batch]
+    passages = split_passages(article.dynamic, passage_tokens, count)
+    dynamic = dynamic_records(uid, version, passages, now, count)
+    archives = archive_records(batch, version, now)
+    row = ArticleRow(
+        user_id=uid,
+        version=version,
+        bedrock=article.bedrock,
+        evolutionary=article.evolutionary,
+        dynamic=article.dynamic,
+        updated_at=now,
+        promoted=tuple(ids),
+    )
+    with store.transaction() as tx:
+        if tx.count(uid, "short_term", ids) != len(ids) or not tx.insert_article(row):
+            raise Conflict
+        tx.replace_ids(uid, ids, archives)
+        tx.replace_kind(uid, "dynamic", dynamic)
+        tx.bump_version(uid)
+    log.info("recall: user %s promoted %d summaries -> version %d", uid, len(ids), version)
+    return version
+
+
+def promote_all(
+    store: Store,
+    uid: str,
+    reconstructor: Reconstructor,
+    limits: LifecycleSettings,
+    *,
+    passage_tokens: int,
+    count: Callable[[str], int],
+    on_conflict: Callable[[], None] = lambda: None,
+) -> list[tuple[int, list[str]]]:
+    """Promote the oldest summaries until the user is within capacity.
+
+    Returns (version, promoted summary ids) per promotion. ``on_conflict`` is called each
+    time a promotion lost the race and is redone; after ``limits.promote_attempts`` lost
+    races the user is left for later with a :class:`StoreError`.
+    """
+    done: list[tuple[int, list[str]]] = []
+    conflicts = 0
+    while True:
+        shorts = store.records(uid, kinds=["short_term"])
+        if len(shorts) <= limits.short_term_capacity:
+            return done
+        batch = shorts[: limits.promote_count]
+        current = read_long_term(store, uid)
+        article = reconstructor.reconstruct(current.article(), [r.text for r in batch])
+        try:
+            version = commit(
+                store,
+                uid,
+                current.version,
+                batch,
+                article,
+                passage_tokens=passage_tokens,
+                count=count,
+            )
+        except Conflict:
+            conflicts += 1
+            on_conflict()
+            if conflicts >= limits.promote_attempts:
+                raise StoreError(
+                    f"promotion for user {uid!r} lost the race {conflicts} times; "
+                    "another process keeps writing this user: retry later"
+                ) from None
+            continue
+        done.append((version, [r.id for r in batch]))
