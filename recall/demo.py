@@ -10,6 +10,8 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import recall  # noqa: E402
 
+__all__ = ["CONVERSATION", "main"]
+
 CONVERSATION = [
     "User asked for help choosing a session cache; we compared Redis and Memcached and "
     "chose Redis because it supports TTLs per key and persistence.",
@@ -22,6 +24,7 @@ CONVERSATION = [
 
 
 def main() -> None:
+    """Ingest :data:`CONVERSATION`, deep-recall it, print the built context."""
     folder = os.environ.get("RECALL_DEMO_PATH") or tempfile.mkdtemp(prefix="recall-demo-")
     mem = recall.open(folder)
     start = datetime(2026, 10, 1, tzinfo=UTC)

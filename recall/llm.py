@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError
 from .errors import ConfigError, LLMError
 from .settings import Settings
 
-__all__ = ["LLMClient", "load_prompt"]
+__all__ = ["LLMClient", "dumps", "load_prompt"]
 
 log = logging.getLogger(__name__)
 

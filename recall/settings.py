@@ -163,6 +163,12 @@ class LifecycleSettings(_Group):
         ge=16,
         description="`recall ingest`: chat tokens per update_memory call (one summary each).",
     )
+    answer_summary_chars: int = Field(
+        100,
+        ge=1,
+        description="Per-turn summary when the model's {answer, summary} JSON has none: "
+        "the answer's first this many characters.",
+    )
     relevant_cache_size: int = Field(
         4_096,
         ge=0,

@@ -1,6 +1,6 @@
 """The deep_recall function-calling tool: its schema, its dispatcher, its trigger phrases.
 
-Deep recall is explicit (design v0.1): the model calls it when the user asks it to
+Deep recall is explicit (docs/design.md): the model calls it when the user asks it to
 remember ("你仔细想想", "帮我回忆一下", "try to remember") or when it proposes, honestly, to
 take a moment to dig into the history. The schema is derived from one pydantic model.
 """

@@ -11,13 +11,12 @@ from hypothesis import HealthCheck, assume, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from recall.context.budget import message_tokens
 from recall.context.builder import ContextBuilder
 from recall.context.session import Session
 from recall.errors import ConfigError, InputError
 from recall.models import Hit
 from recall.settings import Settings
-from recall.text import count_tokens
+from recall.text import count_tokens, message_tokens
 
 SOUL = "You are Lark, a careful assistant. 你是灵雀。"
 

@@ -4,6 +4,7 @@
 options; importing a command module registers its commands on the group.
 """
 
+from ..bench.cli import bench
 from . import context, index, memory, records, settings
 from .app import main
 
@@ -12,3 +13,6 @@ __all__ = ["main"]
 # The modules are imported for their commands; naming them keeps linters from calling the
 # imports unused.
 _COMMAND_MODULES = (context, index, memory, records, settings)
+
+# `recall bench` lives with the benchmark harness it drives.
+main.add_command(bench, "bench")

@@ -21,7 +21,14 @@ if TYPE_CHECKING:
     from ..memory import Memory
     from ..settings import Settings
 
-__all__ = ["main", "open_memory", "path_option", "settings_and_spec", "url_option"]
+__all__ = [
+    "RecallGroup",
+    "main",
+    "open_memory",
+    "path_option",
+    "settings_and_spec",
+    "url_option",
+]
 
 
 class RecallGroup(click.Group):

@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
+
+from ..text import Count
 
 __all__ = [
-    "Count",
     "Level",
     "Usage",
     "cut_to_tokens",
@@ -23,7 +24,6 @@ __all__ = [
     "fit_paragraphs",
     "fit_recall_json",
     "fit_tail",
-    "message_tokens",
     "newest_start",
     "progress_bar",
     "rounds_left",
@@ -33,7 +33,6 @@ __all__ = [
 ]
 
 Level = Literal["normal", "warning", "urgent", "critical"]
-Count = Callable[[str], int]
 
 _BAR_WIDTH = 20  # cells of the text bar (see docs/design.md)
 _PARAGRAPHS = re.compile(r"\n\s*\n")
@@ -107,20 +106,6 @@ def cut_to_tokens(text: str, budget: int, count: Count) -> str:
             hi = mid - 1
     out = truncate_chars(text, lo)
     return out if lo > 0 and count(out) <= budget else ""
-
-
-def message_tokens(message: Mapping[str, Any], count: Count, overhead: int) -> int:
-    """Tokens one OpenAI-format message costs: its text, its tool calls, the format."""
-    total = overhead
-    content = message.get("content")
-    if isinstance(content, str):
-        total += count(content)
-    elif isinstance(content, Sequence):
-        total += sum(count(p.get("text") or "") for p in content if isinstance(p, Mapping))
-    for call in message.get("tool_calls") or ():
-        fn = call.get("function") or {}
-        total += count(str(fn.get("name", ""))) + count(str(fn.get("arguments", "")))
-    return total
 
 
 def newest_start(

@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import ConfigError, InputError
 from ..models import Hit
 from ..settings import Settings
-from .budget import Count, message_tokens
+from ..text import Count, message_tokens
 from .conversation import Conversation, fit_conversation
 from .facts import format_memory_for_injection
 from .inputs import as_settings, token_counter

@@ -22,8 +22,8 @@ from ..errors import InputError
 from ..lifecycle.extractive import key_facts
 from ..lifecycle.summarize import SECTIONS, Summarizer
 from ..settings import Settings
-from ..text import has_cjk, tokenize
-from .budget import Count, fit_items, newest_start, truncate_chars
+from ..text import Count, has_cjk, tokenize
+from .budget import fit_items, newest_start, truncate_chars
 from .restore import RestoredItem, restore_items
 
 __all__ = [

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .budget import Count, fit_history, message_tokens
+from ..text import Count, message_tokens
+from .budget import fit_history
 from .report import Cut
 from .restore import RestoredItem, render_restored
 from .session import Session

@@ -22,8 +22,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..settings import Settings
-from ..text import Analyzer
-from .budget import Count
+from ..text import Analyzer, Count
 from .inputs import token_counter
 from .ranking import blend_rank, recency_scores
 

@@ -12,8 +12,7 @@ from typing import Any
 
 from ..errors import ConfigError, InputError
 from ..settings import Settings
-from ..text import count_tokens
-from .budget import Count
+from ..text import Count, count_tokens
 
 __all__ = ["as_settings", "check_text", "token_counter"]
 

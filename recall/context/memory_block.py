@@ -42,7 +42,8 @@ from ..index.embed import Embedder
 from ..lifecycle.article import Article
 from ..models import Record
 from ..settings import Settings
-from .budget import Count, cut_to_tokens, split_blocks
+from ..text import Count
+from .budget import cut_to_tokens, split_blocks
 from .inputs import token_counter
 from .ranking import blend_rank, recency_scores
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..settings import Settings
-from .budget import Count, truncate_chars
+from ..text import Count
+from .budget import truncate_chars
 
 __all__ = ["RestoredItem", "item_score", "render_restored", "restore_items"]
 

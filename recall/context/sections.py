@@ -13,7 +13,8 @@ from typing import Final
 
 from ..errors import InputError
 from ..models import Hit
-from .budget import Count, fit_items, fit_paragraphs, fit_tail
+from ..text import Count
+from .budget import fit_items, fit_paragraphs, fit_tail
 from .conversation import Conversation
 from .report import ContextReport, Cut, compaction_info, system_text
 from .session import Session

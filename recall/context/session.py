@@ -18,7 +18,8 @@ from ..errors import InputError
 from ..lifecycle.summarize import Summarizer, make_summarizer
 from ..models import validate_user_id
 from ..settings import Settings
-from .budget import Count, Usage, message_tokens, progress_bar, rounds_left, usage_level
+from ..text import Count, message_tokens
+from .budget import Usage, progress_bar, rounds_left, usage_level
 from .compaction import Compaction, compact_history
 from .inputs import as_settings, check_text, token_counter
 from .restore import RestoredItem, render_restored

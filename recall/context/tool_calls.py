@@ -13,8 +13,9 @@ from typing import Any
 
 from ..errors import InputError
 from ..settings import Settings
+from ..text import Count
 from ..tool import TOOL_NAME
-from .budget import Count, fit_recall_json, truncate_chars
+from .budget import fit_recall_json, truncate_chars
 from .inputs import check_text
 
 __all__ = ["ToolCalls"]

@@ -1,4 +1,4 @@
-"""Per-turn summaries (seed 001): the model answers with ``{"answer", "summary"}`` JSON.
+"""Per-turn summaries: the model answers with ``{"answer", "summary"}`` JSON.
 
 Asking the model for its answer and a one-line summary of the turn in the same call saves a
 separate summarizing call. Models sometimes break the format, so the reader degrades
@@ -12,10 +12,11 @@ import json
 
 from pydantic import BaseModel
 
+from ..settings import LifecycleSettings
+
 __all__ = ["AnswerWithSummary", "parse_answer_with_summary"]
 
-#: Characters of the answer used as the summary when the model gave none (seed 001).
-FALLBACK_SUMMARY_CHARS = 100
+_FALLBACK_CHARS: int = LifecycleSettings.model_fields["answer_summary_chars"].default
 
 
 class AnswerWithSummary(BaseModel):
@@ -37,11 +38,14 @@ def _json_object(text: str) -> object:
         return None
 
 
-def parse_answer_with_summary(text: str) -> AnswerWithSummary:
+def parse_answer_with_summary(
+    text: str, *, fallback_chars: int = _FALLBACK_CHARS
+) -> AnswerWithSummary:
     """Read ``{"answer": ..., "summary": ...}``; on anything else, degrade (never raise).
 
-    A valid object with an empty or missing summary keeps its answer and gets
-    ``answer[:100]`` as the summary; bad JSON gives the whole text as the answer.
+    A valid object with an empty or missing summary keeps its answer and gets its first
+    ``fallback_chars`` (``settings.lifecycle.answer_summary_chars``, 100) as the summary;
+    bad JSON gives the whole text as the answer.
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
@@ -51,7 +55,5 @@ def parse_answer_with_summary(text: str) -> AnswerWithSummary:
         summary = data.get("summary")
         if isinstance(summary, str) and summary.strip():
             return AnswerWithSummary(answer=answer, summary=summary.strip(), parsed=True)
-        return AnswerWithSummary(
-            answer=answer, summary=answer[:FALLBACK_SUMMARY_CHARS], parsed=False
-        )
-    return AnswerWithSummary(answer=text, summary=text[:FALLBACK_SUMMARY_CHARS], parsed=False)
+        return AnswerWithSummary(answer=answer, summary=answer[:fallback_chars], parsed=False)
+    return AnswerWithSummary(answer=text, summary=text[:fallback_chars], parsed=False)

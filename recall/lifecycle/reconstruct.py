@@ -7,7 +7,7 @@ Two implementations behind one :class:`Reconstructor` protocol:
   near-duplicates by embedding similarity (the newer sentence wins: it is the current
   truth; a sentence with a number, name or path the newer one lacks is not a duplicate),
   and keeps each chapter within its token budget by dropping the oldest sentences.
-- :class:`LLMReconstructor`: the seed's reconstruction prompt with structured output; on
+- :class:`LLMReconstructor`: the reconstruction prompt with structured output; on
   any LLM failure it falls back to the offline one with a logged reason.
 
 Stimuli are the promoted short-term summaries, oldest first.
@@ -31,11 +31,11 @@ from ..text import count_tokens, split_sentences
 from .article import CHAPTERS, Article, clean_chapter
 from .extractive import key_facts
 
-__all__ = ["LLMReconstructor", "OfflineReconstructor", "Reconstructor", "route"]
+__all__ = ["ArticleOut", "LLMReconstructor", "OfflineReconstructor", "Reconstructor", "route"]
 
 log = logging.getLogger(__name__)
 
-# Identity, stable facts and hard boundaries: the Bedrock chapter (seed 003).
+# Identity, stable facts and hard boundaries: the Bedrock chapter.
 _BEDROCK = re.compile(
     r"\b(my name is|i am an? |i'm an? |i work (as|at|for)|i live in|i was born|my (job|role|"
     r"profession|nationality|native language) |allergic|never (ever )?(call|use|share|send|"

@@ -9,9 +9,9 @@ from .tokenize import BASE_TOKENIZER, CJK_CHARS, has_cjk, tokenize
 from .tokens import Count, count_tokens, estimate_tokens, exact_counter, message_tokens
 
 __all__ = [
+    "Analyzer",
     "BASE_TOKENIZER",
     "CJK_CHARS",
-    "Analyzer",
     "Count",
     "count_tokens",
     "estimate_tokens",

