@@ -19,6 +19,7 @@ __all__ = [
     "utcnow",
     "validate_user_id",
     "validation_message",
+    "validation_problems",
 ]
 
 _KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
@@ -59,13 +60,21 @@ def require_user_id(user_id: object) -> str:
         raise InputError(f"{exc}; pass user_id='...' naming whose memory this is") from exc
 
 
-def validation_message(exc: ValidationError, what: str) -> str:
-    """One line naming each invalid field of ``what`` and what is wrong with it."""
+def validation_problems(exc: ValidationError, whole: str = "") -> str:
+    """A pydantic error as one line, ``field: problem; field: problem``.
+
+    A problem with the value as a whole (no field) is named ``whole``, or stands alone.
+    """
     parts = []
     for err in exc.errors():
-        loc = ".".join(str(x) for x in err["loc"]) or what
-        parts.append(f"{loc}: {err['msg']}")
-    return f"invalid {what}: " + "; ".join(parts)
+        loc = ".".join(str(x) for x in err["loc"]) or whole
+        parts.append(f"{loc}: {err['msg']}" if loc else err["msg"])
+    return "; ".join(parts)
+
+
+def validation_message(exc: ValidationError, what: str) -> str:
+    """``invalid WHAT: field: problem; ...``: the one way recall words a pydantic error."""
+    return f"invalid {what}: " + validation_problems(exc, what)
 
 
 def utcnow() -> datetime:

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import InputError, RecallError
-from .models import Hit
+from .models import Hit, validation_message
 
 __all__ = [
     "DEEP_RECALL_TOOL",
@@ -117,10 +117,7 @@ def handle_tool_call(search: Search, tool_call: Any) -> dict[str, Any]:
             {"error": f'arguments are not valid JSON ({exc.msg}); send {{"query": "..."}}'},
         )
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(x) for x in e['loc']) or 'arguments'}: {e['msg']}" for e in exc.errors()
-        )
-        return _tool_message(call_id, {"error": f"invalid arguments: {problems}"})
+        return _tool_message(call_id, {"error": validation_message(exc, "arguments")})
     try:
         hits = search(args.query, top_k=args.top_k)
     except InputError as exc:

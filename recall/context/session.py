@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..lifecycle.summarize import Summarizer, make_summarizer
-from ..models import validate_user_id
+from ..models import require_user_id
 from ..settings import Settings
 from ..text import Count, message_tokens
 from .budget import Usage, progress_bar, rounds_left, usage_level
@@ -51,10 +51,7 @@ class Session:
         if memory is not None and user_id is None:
             raise InputError("a Session bound to a memory needs user_id=... to store summaries")
         if user_id is not None:
-            try:
-                user_id = validate_user_id(user_id)
-            except ValueError as exc:
-                raise InputError(str(exc)) from exc
+            user_id = require_user_id(user_id)
         self.memory = memory
         self.user_id = user_id
         self.settings = as_settings(settings, memory.settings if memory is not None else None)

@@ -19,9 +19,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from ..errors import InputError
+from ..models import validation_problems
 from .states import ROLES
 
-__all__ = ["check_message", "conversation", "problems", "read_values"]
+__all__ = ["check_message", "conversation", "read_values"]
 
 _JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _JSON_SPACE = " \t\n\r"  # white space as JSON defines it (str.strip() takes more)
@@ -44,14 +45,6 @@ class _Message(BaseModel):
         if v not in ROLES:
             raise ValueError(f"unknown role {v!r}; use one of {sorted(ROLES)}")
         return v
-
-
-def problems(exc: ValidationError) -> str:
-    """A pydantic error as one line: ``field: problem; field: problem``."""
-    return "; ".join(
-        f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" if e["loc"] else e["msg"]
-        for e in exc.errors()
-    )
 
 
 def _read(path: Path) -> str:
@@ -113,7 +106,9 @@ def check_message(value: object, where: str) -> dict[str, Any]:
     try:
         _Message.model_validate(value)
     except ValidationError as exc:
-        raise InputError(f"{where}: not an OpenAI chat message: {problems(exc)}") from exc
+        raise InputError(
+            f"{where}: not an OpenAI chat message: {validation_problems(exc)}"
+        ) from exc
     return dict(value)
 
 

@@ -26,7 +26,6 @@ line number, JSON index, LoCoMo sample and session). The file is read by
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,16 +39,12 @@ from ..settings import Settings
 from ..text import Count, count_tokens, message_tokens
 from .chatlog import check_message, conversation, read_values
 from .locomo import LocomoSample, is_locomo_sample, parse_sample
-from .states import to_turns
+from .states import MessageError, to_turns
 
 if TYPE_CHECKING:
     from ..memory import Memory
 
 __all__ = ["IngestReport", "Update", "chunk_bounds", "ingest", "plan_file", "plan_values"]
-
-# to_turns names a bad message by its place in the list it was given ("message 3 has
-# unknown role ..."); an update relabels that with the message's place in the file.
-_MESSAGE_REF = re.compile(r"^message (\d+)\b")
 
 
 @dataclass(frozen=True)
@@ -60,14 +55,11 @@ class Update:
     messages: list[dict[str, Any]]
     locations: list[str] = field(default_factory=list)
 
-    def locate(self, problem: str) -> str:
-        """``problem`` (an InputError text about these messages) with file locations."""
-
-        def sub(m: re.Match[str]) -> str:
-            i = int(m.group(1))
-            return self.locations[i] if i < len(self.locations) else m.group(0)
-
-        return f"{self.where}: {_MESSAGE_REF.sub(sub, problem)}"
+    def locate(self, problem: InputError) -> str:
+        """``problem`` (raised for these messages) named by the file location it is about."""
+        if isinstance(problem, MessageError) and problem.index < len(self.locations):
+            return f"{self.where}: {self.locations[problem.index]}: {problem.detail}"
+        return f"{self.where}: {problem}"
 
 
 class IngestReport(BaseModel):
@@ -198,7 +190,7 @@ def plan_values(
         try:
             to_turns(u.messages, max_chars=settings.lifecycle.max_states_chars)
         except InputError as exc:
-            raise InputError(u.locate(str(exc))) from exc
+            raise InputError(u.locate(exc)) from exc
     return updates
 
 
@@ -228,7 +220,7 @@ def ingest(
         try:
             result = mem.update_memory(u.messages, user_id=user_id)
         except InputError as exc:
-            raise InputError(u.locate(str(exc))) from exc
+            raise InputError(u.locate(exc)) from exc
         promotions += len(result.versions)
         if progress is not None:
             progress(u)

@@ -31,7 +31,7 @@ from typing import Any, TypeGuard
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import InputError
-from .chatlog import problems
+from ..models import validation_problems
 
 __all__ = [
     "LocomoSample",
@@ -113,7 +113,7 @@ def _session(conv: Mapping[str, Any], n: int, key: str, where: str) -> LocomoSes
         try:
             turns.append(LocomoTurn.model_validate(item))
         except ValidationError as exc:
-            raise InputError(f"{here}[{j}]: not a LoCoMo turn: {problems(exc)}") from exc
+            raise InputError(f"{here}[{j}]: not a LoCoMo turn: {validation_problems(exc)}") from exc
     date = conv.get(f"{key}_date_time")
     return LocomoSession(n, key, date if isinstance(date, str) else None, tuple(turns))
 

@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..index.embed import Embedder
 from ..index.spec import IndexSpec
 from ..llm import LLMClient
-from ..models import Record, validate_user_id
+from ..models import Record, require_user_id
 from ..settings import Settings
 from ..store import Job, Store, Transaction, new_job_id
 from ..text import count_tokens
@@ -63,13 +63,6 @@ class UpdateResult(BaseModel):
     versions: list[int] = Field(default_factory=list, description="Chapter versions written.")
     version: int = Field(0, description="The user's chapter version after the call.")
     short_term_count: int = Field(0, description="Short-term summaries after the call.")
-
-
-def _user(user_id: object) -> str:
-    try:
-        return validate_user_id(user_id)
-    except ValueError as exc:
-        raise InputError(f"{exc}; pass user_id='...' naming whose memory this is") from exc
 
 
 class Lifecycle:
@@ -126,7 +119,7 @@ class Lifecycle:
         (summarized first). With ``background`` the states are journaled and the call
         returns at once; :meth:`flush` waits for the worker.
         """
-        uid = _user(user_id)
+        uid = require_user_id(user_id)
         payload = self._payload(states)
         job_id, at = new_job_id()
         if background:
@@ -173,11 +166,11 @@ class Lifecycle:
 
     def long_term(self, user_id: str, version: int | None = None) -> LongTerm:
         """The user's long-term article, newest or a past ``version``."""
-        return read_long_term(self.store, _user(user_id), version)
+        return read_long_term(self.store, require_user_id(user_id), version)
 
     def short_term(self, user_id: str) -> list[Record]:
         """The user's current short-term summaries, oldest first."""
-        return self.store.records(_user(user_id), kinds=["short_term"])
+        return self.store.records(require_user_id(user_id), kinds=["short_term"])
 
     def failed_jobs(self) -> list[Job]:
         """Background jobs that gave up, with their errors."""

@@ -13,13 +13,26 @@ from typing import Any, NamedTuple
 
 from ..errors import InputError
 
-__all__ = ["ROLES", "Turn", "check_text", "render_turns", "to_turns"]
+__all__ = ["MessageError", "ROLES", "Turn", "check_text", "render_turns", "to_turns"]
 
 #: Roles of the OpenAI chat format ("function" is the legacy tool role).
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 # Content parts that carry no text are kept as a short marker so the summary says they were
 # there without inventing their content.
 _MARKERS = {"image_url": "[image]", "input_audio": "[audio]", "file": "[file]"}
+
+
+class MessageError(InputError):
+    """One message of a list is invalid: ``index`` says which, ``detail`` what is wrong.
+
+    Callers that know where the message came from (a line of a file) relabel it by
+    ``index``; everyone else reads ``message 3: ...``.
+    """
+
+    def __init__(self, index: int, detail: str) -> None:
+        super().__init__(f"message {index}: {detail}")
+        self.index = index
+        self.detail = detail
 
 
 class Turn(NamedTuple):
@@ -55,7 +68,7 @@ def _encodable(text: str, what: str) -> None:
         ) from exc
 
 
-def _content(value: object, where: str) -> str:
+def _content(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, str):
@@ -64,32 +77,32 @@ def _content(value: object, where: str) -> str:
         out: list[str] = []
         for j, part in enumerate(value):
             if not isinstance(part, Mapping):
-                raise InputError(f"{where}: content part {j} must be an object with a 'type'")
+                raise InputError(f"content part {j} must be an object with a 'type'")
             kind = part.get("type")
             if kind in ("text", "refusal") or "text" in part:
                 text = part.get("text", part.get("refusal"))
                 if not isinstance(text, str):
-                    raise InputError(f"{where}: content part {j} has no string 'text'")
+                    raise InputError(f"content part {j} has no string 'text'")
                 out.append(text)
             elif kind in _MARKERS:
                 out.append(_MARKERS[kind])
             else:
-                raise InputError(f"{where}: content part {j} has unknown type {kind!r}")
+                raise InputError(f"content part {j} has unknown type {kind!r}")
         return "\n".join(out)
-    raise InputError(f"{where}: 'content' must be a string, a list of parts or null")
+    raise InputError("'content' must be a string, a list of parts or null")
 
 
-def _tool_calls(value: object, where: str, names: dict[str, str]) -> list[str]:
+def _tool_calls(value: object, names: dict[str, str]) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, Sequence) or isinstance(value, str):
-        raise InputError(f"{where}: 'tool_calls' must be a list")
+        raise InputError("'tool_calls' must be a list")
     out = []
     for j, call in enumerate(value):
         fn = call.get("function") if isinstance(call, Mapping) else None
         name = fn.get("name") if isinstance(fn, Mapping) else None
         if not isinstance(name, str) or not name:
-            raise InputError(f"{where}: tool call {j} needs function.name (OpenAI format)")
+            raise InputError(f"tool call {j} needs function.name (OpenAI format)")
         args = fn.get("arguments", "") if isinstance(fn, Mapping) else ""
         if not isinstance(args, str):
             args = json.dumps(args, ensure_ascii=False)
@@ -110,6 +123,29 @@ def _as_mapping(message: object) -> Mapping[str, Any] | None:
     return None
 
 
+def _turn(raw: object, names: dict[str, str]) -> Turn:
+    """One message as a turn; ``names`` maps tool_call ids to tool names as they appear."""
+    message = _as_mapping(raw)
+    if message is None:
+        raise InputError("must be an object with 'role' and 'content'")
+    role = message.get("role")
+    if role not in ROLES:
+        raise InputError(f"unknown role {role!r}; use one of {sorted(ROLES)}")
+    parts = [_content(message.get("content"))]
+    parts += _tool_calls(message.get("tool_calls"), names)
+    name = message.get("name")
+    if name is not None and not isinstance(name, str):
+        raise InputError("'name' must be a string")
+    if role in ("tool", "function") and name is None:
+        call_id = message.get("tool_call_id")
+        name = names.get(call_id, call_id) if isinstance(call_id, str) else None
+    text = "\n".join(p for p in parts if p.strip())
+    _encodable(text, "the text")
+    if "\x00" in text:
+        raise InputError("contains a NUL character; strip it first")
+    return Turn(str(role), text, name)
+
+
 def to_turns(messages: object, *, max_chars: int) -> list[Turn]:
     """Validate OpenAI-format ``messages`` and flatten each into a :class:`Turn`."""
     if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
@@ -120,32 +156,17 @@ def to_turns(messages: object, *, max_chars: int) -> list[Turn]:
     names: dict[str, str] = {}
     total = 0
     for i, raw in enumerate(messages):
-        where = f"message {i}"
-        message = _as_mapping(raw)
-        if message is None:
-            raise InputError(f"{where} must be an object with 'role' and 'content'")
-        role = message.get("role")
-        if role not in ROLES:
-            raise InputError(f"{where} has unknown role {role!r}; use one of {sorted(ROLES)}")
-        parts = [_content(message.get("content"), where)]
-        parts += _tool_calls(message.get("tool_calls"), where, names)
-        name = message.get("name")
-        if name is not None and not isinstance(name, str):
-            raise InputError(f"{where}: 'name' must be a string")
-        if role in ("tool", "function") and name is None:
-            call_id = message.get("tool_call_id")
-            name = names.get(call_id, call_id) if isinstance(call_id, str) else None
-        text = "\n".join(p for p in parts if p.strip())
-        total += len(text)
+        try:
+            turn = _turn(raw, names)
+        except InputError as exc:
+            raise MessageError(i, str(exc)) from exc
+        total += len(turn.text)
         if total > max_chars:
             raise InputError(
                 f"the messages hold more than {max_chars:,} characters; call update_memory "
                 "when should_summarize() first says so, or split the states"
             )
-        _encodable(text, where)
-        if "\x00" in text:
-            raise InputError(f"{where} contains a NUL character; strip it first")
-        turns.append(Turn(str(role), text, name))
+        turns.append(turn)
     if not any(t.text.strip() for t in turns):
         raise InputError("every message is empty: there is nothing to remember")
     return turns
