@@ -38,8 +38,8 @@ import numpy as np
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-import recall  # noqa: E402
-from recall.index.embed import COMPOSITES, CompositeEmbedder, Vectors  # noqa: E402
+import recall
+from recall.index.embed import COMPOSITES, CompositeEmbedder, Vectors
 
 SUBJECTS = [
     "the cache",

@@ -25,12 +25,12 @@ from pathlib import Path
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 # core_latency.py is a sibling script: a script's own folder is first on sys.path.
-from core_latency import make_texts  # noqa: E402
+from core_latency import make_texts
 
-import recall  # noqa: E402
+import recall
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -23,12 +23,12 @@ from pathlib import Path
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 # core_latency.py is a sibling script: a script's own folder is first on sys.path.
-from core_latency import make_texts  # noqa: E402
+from core_latency import make_texts
 
-import recall  # noqa: E402
-from recall.index.rebuild import reindex  # noqa: E402
-from recall.models import Record  # noqa: E402
-from recall.store import SQLiteStore  # noqa: E402
+import recall
+from recall.index.rebuild import reindex
+from recall.models import Record
+from recall.store import SQLiteStore
 
 
 def _fill_store(settings: recall.Settings, texts: list[str], users: int) -> int:

@@ -83,7 +83,7 @@ def main(folder: str) -> None:
             if "modes" in emb:
                 print(f"embedder spec {spec}:\n\n" + mode_table(emb["modes"], metrics) + "\n")
         for unit, r in data.get("units", {}).items():
-            print(f"unit {unit}:\n\n" + mode_table(r["modes"], ("recall@2",) + metrics) + "\n")
+            print(f"unit {unit}:\n\n" + mode_table(r["modes"], ("recall@2", *metrics)) + "\n")
 
 
 if __name__ == "__main__":

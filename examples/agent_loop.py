@@ -53,7 +53,7 @@ def openai_model(model: str) -> Model:
     return ask
 
 
-def dry_run_model(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
+def dry_run_model(messages: list[dict[str, Any]], _tools: list[dict[str, Any]]) -> Any:
     """A scripted stand-in: calls deep_recall on an explicit request, then quotes the best hit."""
     last = messages[-1]
     if last["role"] == "user" and recall.wants_deep_recall(last["content"]):

@@ -68,4 +68,4 @@ __all__ = [
     "wants_deep_recall",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import tempfile
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-import recall  # noqa: E402
+import recall
 
 __all__ = ["CONVERSATION", "main"]
 
@@ -54,7 +55,9 @@ def main() -> None:
     mem.close()
 
 
-def _context(mem: recall.Memory, user_turn: str, tool_message: dict) -> list[dict]:
+def _context(
+    mem: recall.Memory, user_turn: str, tool_message: dict[str, Any]
+) -> list[dict[str, Any]]:
     try:
         from .context.builder import ContextBuilder
         from .context.session import Session

@@ -118,7 +118,7 @@ def fusion_params(alpha: object, fusion: object, settings: Settings) -> tuple[fl
     if not (isinstance(alpha, int | float) and 0.0 <= alpha <= 1.0):
         raise InputError(f"alpha must be a number in [0, 1], got {alpha!r}")
     fusion = fusion or settings.retrieval.fusion
-    if fusion == "linear" or fusion == "rrf":
+    if fusion in {"linear", "rrf"}:
         return float(alpha), fusion
     raise InputError(f"fusion must be 'linear' or 'rrf', got {fusion!r}")
 

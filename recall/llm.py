@@ -144,7 +144,7 @@ class LLMClient:
         if not reply.choices:
             raise LLMError("the endpoint returned no choices")
         content = reply.choices[0].message.content
-        if not content:
+        if not isinstance(content, str) or not content:
             raise LLMError("the endpoint returned an empty message")
         return content
 

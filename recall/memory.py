@@ -255,7 +255,7 @@ class Memory:
         return self._lifecycle().flush(timeout)
 
 
-def open(  # noqa: A001 - the public name is recall.open, as in the design
+def open(
     path: str | Path | None = None,
     *,
     chroma_url: str | None = None,

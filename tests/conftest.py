@@ -12,7 +12,7 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-import recall  # noqa: E402
+import recall
 
 
 @pytest.fixture(autouse=True, scope="session")

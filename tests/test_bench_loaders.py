@@ -179,7 +179,7 @@ def test_scifact_beir_files(tmp_path: Path) -> None:
     assert ds.qrels == {"q1": {"1": 1}}
     assert ds.doc_text("1") == "Cats\nCats purr."
     assert ds.doc_text("2") == "Dogs bark."
-    with pytest.raises(DatasetError, match="train.tsv is missing"):
+    with pytest.raises(DatasetError, match=r"train\.tsv is missing"):
         load_scifact(tmp_path, split="train")
 
 

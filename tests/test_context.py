@@ -85,7 +85,7 @@ def test_sections_in_order_with_exact_counts() -> None:
 
 def test_soul_is_never_cut() -> None:
     b = ContextBuilder(Settings(soul_budget_tokens=50))
-    with pytest.raises(ConfigError, match="soul has .* over soul_budget_tokens=50"):
+    with pytest.raises(ConfigError, match=r"soul has .* over soul_budget_tokens=50"):
         b.build(session=Session(), soul="persona " * 60, user_input="hi")
     with pytest.raises(ConfigError, match="memory_budget_tokens"):
         ContextBuilder({"memory_budget_tokens": -1})
@@ -203,7 +203,7 @@ def test_continuing_a_turn_after_tool_results() -> None:
 
 def test_bad_input() -> None:
     b = ContextBuilder()
-    with pytest.raises(InputError, match="recall.Session"):
+    with pytest.raises(InputError, match=r"recall\.Session"):
         b.build(session=[], soul=SOUL, user_input="hi")  # type: ignore[arg-type]
     with pytest.raises(InputError, match="soul must be a string"):
         b.build(session=Session(), soul=None, user_input="hi")  # type: ignore[arg-type]
@@ -211,7 +211,7 @@ def test_bad_input() -> None:
         b.build(session=Session(), soul=SOUL, user_input="  ")
     with pytest.raises(InputError, match="list of facts"):
         b.build(session=Session(), soul=SOUL, user_input="hi", memory=5)  # type: ignore[arg-type]
-    with pytest.raises(InputError, match="recall.Hit"):
+    with pytest.raises(InputError, match=r"recall\.Hit"):
         b.build(session=Session(), soul=SOUL, user_input="hi", recall_hits=[{"text": "x"}])  # type: ignore[list-item]
     with pytest.raises(InputError, match="awareness items"):
         b.build(session=Session(), soul=SOUL, user_input="hi", awareness=[3])  # type: ignore[list-item]

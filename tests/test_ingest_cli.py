@@ -130,10 +130,11 @@ def test_plan_json_file_with_several_values_reads_it_as_jsonl(tmp_path: Path) ->
 def test_ingest_locomo_then_show(tmp_path: Path) -> None:
     data, mem_path = tmp_path / "locomo.json", tmp_path / "memory"
     data.write_text(json.dumps([locomo_sample()]), encoding="utf-8")
-    res = run("ingest", str(data), "--user", "u1", "--path", str(mem_path), "--quiet")
+    res = run("ingest", str(data), "--user", "u1", "--path", str(mem_path), "--quiet", "--json")
     assert res.exit_code == 0, res.output
-    assert "ingested 4 updates" in res.output and "1 promotions" in res.output
-    assert "long-term version 1, 2 short-term summaries" in res.output
+    report = json.loads(res.stdout)
+    assert (report["updates"], report["promotions"]) == (4, 1)
+    assert (report["version"], report["short_term_count"]) == (1, 2)
 
     show = run("memory", "show", "--user", "u1", "--path", str(mem_path))
     assert show.exit_code == 0, show.output
@@ -181,9 +182,9 @@ def test_ingest_json_and_jsonl_chats(tmp_path: Path) -> None:
         ),
         encoding="utf-8",
     )
-    res = run("ingest", str(chat), "--user", "u2", "--path", str(mem_path), "--quiet")
+    res = run("ingest", str(chat), "--user", "u2", "--path", str(mem_path), "--quiet", "--json")
     assert res.exit_code == 0, res.output
-    assert "ingested 1 updates" in res.output
+    assert json.loads(res.stdout)["updates"] == 1
 
     lines = [
         {"role": "user", "content": f"Ticket {4100 + i}: the printer on floor {i} jams."}
@@ -195,9 +196,9 @@ def test_ingest_json_and_jsonl_chats(tmp_path: Path) -> None:
     env = {"RECALL_INGEST_CHUNK_TOKENS": "40", "RECALL_SHORT_TERM_CAPACITY": "50"}
     planned = plan_file(jsonl, Settings(ingest_chunk_tokens=40))
     assert len(planned) >= 3 and planned[-1].where == "chat.jsonl line 7.messages[0]"
-    res = run("ingest", str(jsonl), "--user", "u2", "--path", str(mem_path), env=env)
+    res = run("ingest", str(jsonl), "--user", "u2", "--path", str(mem_path), "--json", env=env)
     assert res.exit_code == 0, res.output
-    assert f"ingested {len(planned)} updates" in res.output
+    assert json.loads(res.stdout)["updates"] == len(planned)
     with recall.open(mem_path, settings=Settings(path=mem_path, vector_partitions=4)) as mem:
         texts = [r.text for r in mem.short_term("u2")]
     assert len(texts) == 1 + len(planned)

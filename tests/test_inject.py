@@ -119,7 +119,7 @@ def test_context_from_messages_skips_tools() -> None:
 def test_bad_input() -> None:
     with pytest.raises(InputError, match="max_tokens"):
         format_memory_for_injection(FACTS, max_tokens=-1)
-    with pytest.raises(InputError, match="confidence 1.5"):
+    with pytest.raises(InputError, match=r"confidence 1\.5"):
         format_memory_for_injection([{"content": "x", "confidence": 1.5}])
     with pytest.raises(InputError, match="no text"):
         format_memory_for_injection([{"confidence": 0.5}])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,7 @@ texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=6).map(" ".join)
     queries=st.lists(st.tuples(users, texts), min_size=1, max_size=5),
     cold=st.booleans(),
 )
+@pytest.mark.slow
 def test_no_cross_user_hits(
     tmp_path_factory: object,
     embedder: recall.Embedder,

@@ -176,6 +176,7 @@ def _check_user(store: SQLiteStore, life: Lifecycle, user: str, expected: int) -
     assert dyn <= {last}
 
 
+@pytest.mark.slow
 def test_8_threads_one_user(tmp_path: Path, embedder: recall.Embedder) -> None:
     store, life = _lifecycle(tmp_path, embedder)
     versions = _hammer(life, ["solo"], 50)
@@ -188,6 +189,7 @@ def test_8_threads_one_user(tmp_path: Path, embedder: recall.Embedder) -> None:
     store.close()
 
 
+@pytest.mark.slow
 def test_8_threads_8_users(tmp_path: Path, embedder: recall.Embedder) -> None:
     store, life = _lifecycle(tmp_path, embedder)
     users = [f"user{k}" for k in range(8)]
@@ -341,6 +343,7 @@ def _run_and_kill(tmp_path: Path, mode: str) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_sigkill_in_the_middle_of_a_promotion(tmp_path: Path, embedder: recall.Embedder) -> None:
     folder = _run_and_kill(tmp_path, "promotion")
     store = SQLiteStore(folder / "recall.sqlite3")
@@ -358,6 +361,7 @@ def test_sigkill_in_the_middle_of_a_promotion(tmp_path: Path, embedder: recall.E
         assert mem.store.unfinished_jobs() == []
 
 
+@pytest.mark.slow
 def test_sigkill_in_the_middle_of_a_background_job(
     tmp_path: Path, embedder: recall.Embedder
 ) -> None:
@@ -471,6 +475,7 @@ def test_parse_answer_with_summary(text: str, answer: str, summary: str, parsed:
     assert (out.answer, out.summary, out.parsed) == (answer, summary, parsed)
 
 
+@pytest.mark.slow
 def test_benchmark_line(tmp_path: Path, embedder: recall.Embedder) -> None:
     store, life = _lifecycle(tmp_path, embedder)
     embedder.embed_documents(["warm up"])

@@ -133,7 +133,7 @@ def test_a_user_larger_than_one_chroma_page_loads_whole(
 ) -> None:
     # One unpaged Chroma get of a 100,000-record user fails ("too many SQL variables");
     # reads come in pages. A page of 3 makes this user span several, ending on a short one.
-    import recall.index.vector as vector
+    from recall.index import vector
 
     monkeypatch.setattr(vector, "_PAGE", 3)
     texts = [f"{fact} (note {i})" for i, fact in enumerate(FACTS * 2)]

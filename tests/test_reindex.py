@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -119,14 +120,16 @@ def test_check_finds_damage_and_reindex_repairs(tmp_path: Path, embedder: recall
     bad = {r.user_id: r for r in rows if not r.ok}
     assert bad["user000"].missing == 2 and bad["user001"].orphans == 1
 
-    res = CliRunner().invoke(main, ["check", "--path", str(path)])
-    assert res.exit_code == 1 and "REINDEX" in res.output
+    res = CliRunner().invoke(main, ["check", "--path", str(path), "--json"])
+    assert res.exit_code == 1
+    rows = {u["user_id"]: u for u in json.loads(res.output)["users"]}
+    assert rows["user000"]["missing"] == 2 and not rows["user000"]["ok"]
 
     report = reindex(s, DEFAULT)
     assert report.embedded == 2 and report.removed == 1
     assert all(r.ok for r in check(s, DEFAULT)[1])
-    res = CliRunner().invoke(main, ["check", "--path", str(path)])
-    assert res.exit_code == 0 and "all users in step" in res.output
+    res = CliRunner().invoke(main, ["check", "--path", str(path), "--json"])
+    assert res.exit_code == 0 and all(u["ok"] for u in json.loads(res.output)["users"])
 
 
 def test_reindex_cli_single_user_does_not_switch(tmp_path: Path, embedder: recall.Embedder) -> None:
@@ -134,16 +137,23 @@ def test_reindex_cli_single_user_does_not_switch(tmp_path: Path, embedder: recal
     fill(path, "default", users=2, per_user=3)
     res = CliRunner().invoke(
         main,
-        ["reindex", "--path", str(path), "--spec", "multilingual", "--user", "user000", "--quiet"],
+        [
+            *("reindex", "--path", str(path), "--spec", "multilingual"),
+            *("--user", "user000", "--quiet", "--json"),
+        ],
     )
     assert res.exit_code == 0, res.output
-    assert "1 users not yet on this spec" in res.output
+    report = json.loads(res.output)
+    assert report["remaining_users"] == ["user001"] and not report["switched"]
     with pytest.raises(IndexStaleError):
         recall.open(settings=settings_for(path, "multilingual"))
     res = CliRunner().invoke(
-        main, ["reindex", "--path", str(path), "--spec", "multilingual", "--all", "--quiet"]
+        main,
+        ["reindex", "--path", str(path), "--spec", "multilingual", "--all", "--quiet", "--json"],
     )
-    assert res.exit_code == 0 and "switched" in res.output and "3 embedded" in res.output
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    assert report["switched"] and report["embedded"] == 3
 
 
 def _snapshot(path: Path, spec: IndexSpec) -> dict[str, tuple[dict[str, str], np.ndarray]]:
@@ -159,6 +169,7 @@ def _snapshot(path: Path, spec: IndexSpec) -> dict[str, tuple[dict[str, str], np
     return out
 
 
+@pytest.mark.slow
 def test_sigkill_halfway_then_rerun_equals_clean_run(tmp_path: Path) -> None:
     # Built with the fast USE model, reindexed to MiniLM (slower: time to kill it halfway).
     src = tmp_path / "src"
@@ -167,7 +178,17 @@ def test_sigkill_halfway_then_rerun_equals_clean_run(tmp_path: Path) -> None:
     shutil.copytree(src, clean)
     shutil.copytree(src, killed)
 
-    cmd = [sys.executable, "-m", "recall.cli", "reindex", "--spec", "default", "--quiet", "--path"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "recall.cli",
+        "reindex",
+        "--spec",
+        "default",
+        "--quiet",
+        "--json",
+        "--path",
+    ]
     env = dict(os.environ)
     proc = subprocess.Popen(
         [*cmd, str(killed)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -196,10 +217,13 @@ def test_sigkill_halfway_then_rerun_equals_clean_run(tmp_path: Path) -> None:
 
     embedded = {}
     for path in (killed, clean):
-        res = subprocess.run([*cmd, str(path)], env=env, capture_output=True, text=True)
+        res = subprocess.run(
+            [*cmd, str(path)], env=env, capture_output=True, text=True, check=False
+        )
         assert res.returncode == 0, res.stderr
-        assert "switched" in res.stdout
-        embedded[path] = int(res.stdout.split(" embedded")[0].rsplit(" ", 1)[1])
+        report = json.loads(res.stdout)
+        assert report["switched"]
+        embedded[path] = report["embedded"]
     # The rerun continued where the killed run stopped; the clean run did everything.
     assert embedded[clean] == 40 * 20
     assert embedded[killed] <= 40 * 20 - 3 * 20

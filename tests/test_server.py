@@ -17,6 +17,9 @@ import pytest
 import recall
 from recall import StoreError
 
+# A real `chroma run` server process per module: slow to start.
+pytestmark = pytest.mark.slow
+
 
 def _free_port() -> int:
     with socket.socket() as s:

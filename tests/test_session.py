@@ -117,7 +117,7 @@ def test_usage_levels_rounds_and_bar() -> None:
 
 def test_bad_input_is_clear() -> None:
     s = Session(auto_compact=False)
-    with pytest.raises(InputError, match="no tool call with id 'nope'.*add_tool_use"):
+    with pytest.raises(InputError, match=r"no tool call with id 'nope'.*add_tool_use"):
         s.add_tool_result("nope", "x")
     with pytest.raises(InputError, match="must be a string, got int"):
         s.add_user(42)  # type: ignore[arg-type]
@@ -154,7 +154,7 @@ def test_from_messages_round_trips_openai_format() -> None:
                     "function": {"name": "read_file", "arguments": '{"path": "app.toml"}'},
                 }
             ],
-        },  # fmt: skip
+        },
         {"role": "tool", "tool_call_id": "c1", "content": "port = 8080"},
         {"role": "assistant", "content": "The port is 8080."},
     ]

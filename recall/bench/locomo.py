@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -72,78 +74,141 @@ def load_locomo(path: str | Path, unit: Unit = "turns") -> Dataset:
 
 
 def _add_sample(ds: Dataset, sample: LocomoSample, unit: Unit, problems: Counter[str]) -> None:
+    """Add one conversation's documents (at ``unit``), questions, qrels and evidence to ``ds``.
+
+    The stages run in this order (sessions, then the unit's own documents, then questions)
+    because questions are judged against every document already covering their evidence.
+    """
     if sample.sample_id is None:
         raise DatasetError(f"{sample.where}: a sample needs a sample_id (it names the user)")
     user = sample.sample_id
     evaluation: dict[str, Any] = dict(sample.raw)  # qa, observation, session_summary
-    turn_ids: set[str] = set()
-    dates: dict[int, datetime | None] = {}
-    date_of: dict[int, str] = {}
     assert ds.covers is not None and ds.evidence is not None
+    sessions = _add_sessions(ds, ds.covers, sample, user, unit)
+    if unit == "summaries":
+        _add_summaries(ds, ds.covers, user, evaluation.get("session_summary", {}), sessions)
+    if unit == "observations":
+        observations = evaluation.get("observation", {})
+        _add_observations(ds, ds.covers, user, observations, sessions, problems)
+    _add_questions(ds, ds.covers, ds.evidence, user, evaluation["qa"], unit, sessions, problems)
+
+
+@dataclass
+class _Sessions:
+    """What a sample's summaries, observations and questions need to know of its sessions."""
+
+    turn_ids: set[str] = field(default_factory=set)
+    dates: dict[int, datetime | None] = field(default_factory=dict)  # session -> its start
+    date_of: dict[int, str] = field(default_factory=dict)  # session -> its date as written
+
+
+def _add_sessions(
+    ds: Dataset, covers: dict[str, set[str]], sample: LocomoSample, user: str, unit: Unit
+) -> _Sessions:
+    """Read the sample's sessions; at unit ``turns``, index each turn as a document."""
+    sessions = _Sessions()
     for session in sample.sessions:
         n, date = session.number, session.date or ""
-        dates[n] = session.start
-        date_of[n] = date
+        sessions.dates[n] = session.start
+        sessions.date_of[n] = date
         for t, turn in enumerate(session.turns):
             if turn.dia_id is None:
                 raise DatasetError(
                     f"{sample.where} {session.key}[{t}]: a turn needs a dia_id (evidence names it)"
                 )
             dia = turn.dia_id
-            turn_ids.add(dia)
+            sessions.turn_ids.add(dia)
             if unit == "turns":
                 doc = f"{user}/{dia}"
-                # A session is a thread (recall scores a turn with its neighbours); turns
-                # are one second apart so that the thread keeps the order they were said in.
-                ds.corpus[doc] = {
-                    "text": _turn_text(date, turn),
-                    "user": user,
-                    "thread": f"session_{n}",
-                }
-                start = dates[n]
-                if start is not None:
-                    ds.corpus[doc]["created_at"] = start + timedelta(seconds=t)
-                ds.covers[doc] = {dia}
-    if unit == "summaries":
-        for key, text in evaluation.get("session_summary", {}).items():
-            n = int(key.split("_")[1])
-            doc = f"{user}/S{n}"
-            ds.corpus[doc] = {"text": str(text), "user": user}
-            if dates.get(n) is not None:
-                ds.corpus[doc]["created_at"] = dates[n]
-            ds.covers[doc] = {f"S{n}"}
-    if unit == "observations":
-        for key, by_speaker in evaluation.get("observation", {}).items():
-            n = int(key.split("_")[1])
-            i = 0
-            for _speaker, facts in by_speaker.items():
-                for fact in facts:
-                    i += 1
-                    doc = f"{user}/O{n}:{i}"
-                    held = {x for x in _split_ids(fact[1]) if x in turn_ids}
-                    problems["observations_without_valid_dia_id"] += not held
-                    # The fact already names its speaker; the date anchors "last year".
-                    ds.corpus[doc] = {"text": f"({date_of.get(n, '')}) {fact[0]}", "user": user}
-                    if dates.get(n) is not None:
-                        ds.corpus[doc]["created_at"] = dates[n]
-                    ds.covers[doc] = held
-    for i, qa in enumerate(evaluation["qa"]):
+                ds.corpus[doc] = _turn_doc(user, n, date, sessions.dates[n], t, turn)
+                covers[doc] = {dia}
+    return sessions
+
+
+def _turn_doc(
+    user: str, n: int, date: str, start: datetime | None, t: int, turn: LocomoTurn
+) -> dict[str, Any]:
+    """The corpus entry of turn ``t`` of session ``n`` (which started at ``start``)."""
+    # A session is a thread (recall scores a turn with its neighbours); turns
+    # are one second apart so that the thread keeps the order they were said in.
+    doc: dict[str, Any] = {
+        "text": _turn_text(date, turn),
+        "user": user,
+        "thread": f"session_{n}",
+    }
+    if start is not None:
+        doc["created_at"] = start + timedelta(seconds=t)
+    return doc
+
+
+def _session_number(key: str) -> int:
+    """The session number in a per-session key (``session_3_summary`` -> 3)."""
+    return int(key.split("_")[1])
+
+
+def _dated(doc: dict[str, Any], when: datetime | None) -> dict[str, Any]:
+    """``doc`` with ``created_at`` set to ``when``, when the session has a date."""
+    if when is not None:
+        doc["created_at"] = when
+    return doc
+
+
+def _add_summaries(
+    ds: Dataset,
+    covers: dict[str, set[str]],
+    user: str,
+    summaries: dict[str, Any],
+    sessions: _Sessions,
+) -> None:
+    """Unit ``summaries``: one document per session summary, covering its session."""
+    for key, text in summaries.items():
+        n = _session_number(key)
+        doc = f"{user}/S{n}"
+        ds.corpus[doc] = _dated({"text": str(text), "user": user}, sessions.dates.get(n))
+        covers[doc] = {f"S{n}"}
+
+
+def _add_observations(
+    ds: Dataset,
+    covers: dict[str, set[str]],
+    user: str,
+    observations: dict[str, Any],
+    sessions: _Sessions,
+    problems: Counter[str],
+) -> None:
+    """Unit ``observations``: one document per fact, covering the turns it names."""
+    for key, by_speaker in observations.items():
+        n = _session_number(key)
+        i = 0
+        for _speaker, facts in by_speaker.items():
+            for fact in facts:
+                i += 1
+                doc = f"{user}/O{n}:{i}"
+                held = {x for x in _split_ids(fact[1]) if x in sessions.turn_ids}
+                problems["observations_without_valid_dia_id"] += not held
+                # The fact already names its speaker; the date anchors "last year".
+                text = f"({sessions.date_of.get(n, '')}) {fact[0]}"
+                ds.corpus[doc] = _dated({"text": text, "user": user}, sessions.dates.get(n))
+                covers[doc] = held
+
+
+def _add_questions(
+    ds: Dataset,
+    covers: dict[str, set[str]],
+    evidence_of: dict[str, set[str]],
+    user: str,
+    qas: Iterable[Any],
+    unit: Unit,
+    sessions: _Sessions,
+    problems: Counter[str],
+) -> None:
+    """Add the scored questions with valid evidence: query, meta, evidence and qrels."""
+    for i, qa in enumerate(qas):
         cat = int(qa.get("category", 0))
         if cat not in SCORED_CATEGORIES:
             problems[f"skipped_category_{cat}"] += 1
             continue
-        raw = qa.get("evidence") or []
-        if not raw:
-            problems["empty_evidence"] += 1
-        ids = _split_ids(raw)
-        problems["evidence_strings_with_several_ids"] += sum(
-            1 for r in (raw if isinstance(raw, list) else [raw]) if len(_split_ids(r)) > 1
-        )
-        good = [x for x in ids if _DIA.match(x) and x in turn_ids]
-        problems["malformed_evidence_ids"] += sum(1 for x in ids if not _DIA.match(x))
-        problems["unknown_evidence_ids"] += sum(
-            1 for x in ids if _DIA.match(x) and x not in turn_ids
-        )
+        good = _valid_evidence(qa.get("evidence") or [], sessions.turn_ids, problems)
         if unit == "summaries":
             good = sorted({"S" + x[1:].split(":")[0] for x in good})  # session of each turn
         if not good:
@@ -151,12 +216,25 @@ def _add_sample(ds: Dataset, sample: LocomoSample, unit: Unit, problems: Counter
             continue
         qid = f"{user}/q{i}"
         evidence = set(good)
-        rel = {
-            d: 1 for d, held in ds.covers.items() if held & evidence and d.startswith(user + "/")
-        }
+        rel = {d: 1 for d, held in covers.items() if held & evidence and d.startswith(user + "/")}
         # Kept and scored 0 rather than skipped: dropping them would flatter the unit.
         problems["questions_no_unit_covers"] += not rel
         ds.queries[qid] = str(qa["question"])
         ds.query_meta[qid] = {"user": user, "category": str(cat)}
-        ds.evidence[qid] = evidence
+        evidence_of[qid] = evidence
         ds.qrels[qid] = rel
+
+
+def _valid_evidence(raw: Any, turn_ids: set[str], problems: Counter[str]) -> list[str]:
+    """The evidence ids of ``raw`` naming a turn of the conversation, in order; what is
+    empty, packed several to a string, malformed or unknown is counted in ``problems``."""
+    if not raw:
+        problems["empty_evidence"] += 1
+    ids = _split_ids(raw)
+    problems["evidence_strings_with_several_ids"] += sum(
+        1 for r in (raw if isinstance(raw, list) else [raw]) if len(_split_ids(r)) > 1
+    )
+    good = [x for x in ids if _DIA.match(x) and x in turn_ids]
+    problems["malformed_evidence_ids"] += sum(1 for x in ids if not _DIA.match(x))
+    problems["unknown_evidence_ids"] += sum(1 for x in ids if _DIA.match(x) and x not in turn_ids)
+    return good

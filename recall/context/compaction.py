@@ -120,10 +120,11 @@ def score_summary(
     coverage = sum(1 for s in SECTIONS if s.lower() in low) / len(SECTIONS)
     missing: list[str] = []
     rates: list[float] = []
-    for found, items in (
+    checks: tuple[tuple[Callable[[str], bool], set[str]], ...] = (
         (lambda x: x in low, keys.files | keys.errors),
         (lambda x: x in words, keys.numbers | keys.names),
-    ):
+    )
+    for found, items in checks:
         if items:
             lost = sorted(x for x in items if not found(x))
             missing += lost

@@ -221,8 +221,8 @@ def add_summaries(block: str, summaries: Sequence[str], budget: int, count: Coun
     """
     chosen: list[str] = []
     parts = [block] if block else []
-    for text in summaries:
-        text = text.strip()
+    for summary in summaries:
+        text = summary.strip()
         if not text:
             continue
         candidate = _SEP.join([*parts, SHORT_TERM_HEADING, *chosen, text])

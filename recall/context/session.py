@@ -12,7 +12,7 @@ text bar; where these defaults come from: see docs/design.md. When the history r
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import InputError
 from ..lifecycle.summarize import Summarizer, make_summarizer
@@ -26,10 +26,20 @@ from .restore import RestoredItem, render_restored
 from .tool_calls import ToolCalls
 
 if TYPE_CHECKING:
-    from ..memory import Memory
+    from ..lifecycle.pipeline import UpdateResult
+
+
+class SummarySink(Protocol):
+    """Where a bound session sends its compaction summaries: a :class:`recall.Memory`."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    def update_memory(self, states: str, *, user_id: str) -> UpdateResult: ...
+
 
 # as_settings is re-exported: it lived here before moving to recall.context.inputs.
-__all__ = ["Session", "Usage", "as_settings"]
+__all__ = ["Session", "SummarySink", "Usage", "as_settings"]
 
 
 class Session:
@@ -41,7 +51,7 @@ class Session:
 
     def __init__(
         self,
-        memory: Memory | None = None,
+        memory: SummarySink | None = None,
         user_id: str | None = None,
         *,
         settings: Settings | Mapping[str, Any] | None = None,
@@ -150,7 +160,7 @@ class Session:
         self._calls.require_none_pending("an assistant message")
         self._append({"role": "assistant", "content": check_text(content, "assistant content")})
 
-    def add_tool_use(self, name: str, input: Any, tool_use_id: str) -> None:  # noqa: A002
+    def add_tool_use(self, name: str, input: Any, tool_use_id: str) -> None:
         """Record a tool call (input cut at ``tool_input_chars``, visibly).
 
         Calls made together (parallel tool calls) join the same assistant message.

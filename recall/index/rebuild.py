@@ -100,76 +100,100 @@ def _read_batches(
             yield plan.user_id, store.records(plan.user_id, ids=plan.stale[i : i + size])
 
 
-def _pipeline(
-    store: Store,
-    vectors: VectorIndex,
-    embed: Callable[[list[str]], Any],
-    plans: Sequence[_Plan],
-    *,
-    key: str,
-    batch: int,
-    on_batch: Callable[[int], None],
-) -> None:
-    """Read | embed | write, overlapped through bounded queues; marks users as they finish."""
-    todo: queue.Queue[Any] = queue.Queue(maxsize=4)
-    done: queue.Queue[Any] = queue.Queue(maxsize=4)
-    errors: list[BaseException] = []
-    left = {p.user_id: len(p.stale) for p in plans}
-    by_user = {p.user_id: p for p in plans}
+@dataclass
+class _Pipeline:
+    """Read | embed | write, overlapped through bounded queues; marks users as they finish.
 
-    def finish(user_id: str) -> None:
-        plan = by_user[user_id]
-        vectors.delete(user_id, plan.orphans)
-        store.set_index_version(key, user_id, plan.version)
+    The reader thread puts ``(user, records)`` on ``todo``; the calling thread embeds them
+    onto ``done`` as ``(user, records, vectors)``; the writer thread upserts those and marks
+    a user indexed once all its stale records are written. A class so that each stage is
+    a small method sharing the queues, the per-user counts and the errors.
+    """
 
-    def reader() -> None:
+    store: Store
+    vectors: VectorIndex
+    embed: Callable[[list[str]], Any]
+    plans: Sequence[_Plan]
+    key: str
+    batch: int
+    on_batch: Callable[[int], None]
+    todo: queue.Queue[Any] = field(init=False, default_factory=lambda: queue.Queue(maxsize=4))
+    done: queue.Queue[Any] = field(init=False, default_factory=lambda: queue.Queue(maxsize=4))
+    errors: list[BaseException] = field(init=False, default_factory=list)
+    left: dict[str, int] = field(init=False)  # user -> stale records not yet written
+    by_user: dict[str, _Plan] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.left = {p.user_id: len(p.stale) for p in self.plans}
+        self.by_user = {p.user_id: p for p in self.plans}
+
+    def run(self) -> None:
+        """Mark users with nothing to embed, run the three stages, re-raise the first error."""
+        for plan in self.plans:
+            if not plan.stale:
+                self._finish(plan.user_id)
+        threads = [threading.Thread(target=self._reader, daemon=True)]
+        threads.append(threading.Thread(target=self._writer, daemon=True))
+        for t in threads:
+            t.start()
         try:
-            for item in _read_batches(store, plans, batch):
-                todo.put(item)
-        except BaseException as exc:  # surfaced in the main thread
-            errors.append(exc)
+            self._embedder()
         finally:
-            todo.put(_DONE)
+            self.done.put(_DONE)
+            for t in threads:
+                t.join(timeout=60)
+        if self.errors:
+            raise self.errors[0]
 
-    def writer() -> None:
+    def _finish(self, user_id: str) -> None:
+        """All of a user's stale records are written: drop its orphans, record its version."""
+        plan = self.by_user[user_id]
+        self.vectors.delete(user_id, plan.orphans)
+        self.store.set_index_version(self.key, user_id, plan.version)
+
+    def _reader(self) -> None:
+        """Stage 1 (thread): store reads onto ``todo``, always ended by ``_DONE``."""
         try:
-            while (item := done.get()) is not _DONE:
-                user_id, records, vecs = item
-                vectors.upsert(
-                    user_id,
-                    [r.id for r in records],
-                    vecs,
-                    [r.kind for r in records],
-                    [content_hash(r.text) for r in records],
-                )
-                left[user_id] -= len(records)
-                if left[user_id] == 0:
-                    finish(user_id)
-                on_batch(len(records))
-        except BaseException as exc:
-            errors.append(exc)
-            while done.get() is not _DONE:  # drain so the embedder never blocks forever
-                pass
+            for item in _read_batches(self.store, self.plans, self.batch):
+                self.todo.put(item)
+        except BaseException as exc:  # surfaced in the main thread
+            self.errors.append(exc)
+        finally:
+            self.todo.put(_DONE)
 
-    for plan in plans:
-        if not plan.stale:
-            finish(plan.user_id)
-    threads = [threading.Thread(target=reader, daemon=True)]
-    threads.append(threading.Thread(target=writer, daemon=True))
-    for t in threads:
-        t.start()
-    try:
-        while (item := todo.get()) is not _DONE:
-            if errors:
+    def _embedder(self) -> None:
+        """Stage 2 (calling thread): embed ``todo`` batches onto ``done``; stops on an error."""
+        while (item := self.todo.get()) is not _DONE:
+            if self.errors:
                 break
             user_id, records = item
-            done.put((user_id, records, embed([r.text for r in records])))
-    finally:
-        done.put(_DONE)
-        for t in threads:
-            t.join(timeout=60)
-    if errors:
-        raise errors[0]
+            self.done.put((user_id, records, self.embed([r.text for r in records])))
+
+    def _writer(self) -> None:
+        """Stage 3 (thread): write ``done`` batches until ``_DONE``; on an error, record it
+        and keep draining so the embedder never blocks forever on the full queue."""
+        try:
+            while (item := self.done.get()) is not _DONE:
+                user_id, records, vecs = item
+                self._write(user_id, records, vecs)
+        except BaseException as exc:
+            self.errors.append(exc)
+            while self.done.get() is not _DONE:  # drain so the embedder never blocks forever
+                pass
+
+    def _write(self, user_id: str, records: list[Record], vecs: Any) -> None:
+        """Upsert one embedded batch; finish its user when it was the user's last."""
+        self.vectors.upsert(
+            user_id,
+            [r.id for r in records],
+            vecs,
+            [r.kind for r in records],
+            [content_hash(r.text) for r in records],
+        )
+        self.left[user_id] -= len(records)
+        if self.left[user_id] == 0:
+            self._finish(user_id)
+        self.on_batch(len(records))
 
 
 def reindex(
@@ -210,7 +234,7 @@ def reindex(
 
         if progress is not None:
             progress(0, total)
-        _pipeline(
+        _Pipeline(
             store,
             vectors,
             embedder.embed_documents,
@@ -218,7 +242,7 @@ def reindex(
             key=index_key(spec),
             batch=settings.retrieval.reindex_batch_size,
             on_batch=on_batch,
-        )
+        ).run()
         report.embedded = total
         report.remaining_users = [
             u for u in everyone if store.index_version(index_key(spec), u) != store.version(u)

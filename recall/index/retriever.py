@@ -58,6 +58,42 @@ def _top(scores: npt.NDArray[np.float64], n: int) -> npt.NDArray[np.intp]:
     return np.argpartition(-scores, n - 1)[:n]
 
 
+def _hits(
+    records: list[Record],
+    cand: npt.NDArray[np.intp],
+    order: npt.NDArray[np.intp],
+    fused: npt.NDArray[np.float64],
+    kw: npt.NDArray[np.float64],
+    vec: npt.NDArray[np.float64] | None,
+    vec_leg: npt.NDArray[np.float64],
+    degraded: bool,
+) -> list[Hit]:
+    """The hits at ``order`` (positions in ``cand``) with every leg's score, normed, ranked."""
+    kw_norm, vec_norm = minmax(kw), minmax(vec_leg)
+    kw_rank, vec_rank = ranks(kw), ranks(vec_leg)
+    hits = []
+    for j in order:
+        r = records[int(cand[j])]
+        hits.append(
+            Hit.model_construct(
+                id=r.id,
+                text=r.text,
+                kind=r.kind,
+                created_at=r.created_at,
+                score=float(fused[j]),
+                keyword_score=float(kw[j]),
+                keyword_norm=float(kw_norm[j]),
+                keyword_rank=int(kw_rank[j]),
+                vector_score=None if vec is None else float(vec[j]),
+                vector_norm=float(vec_norm[j]),
+                vector_rank=None if vec is None else int(vec_rank[j]),
+                metadata=r.metadata,
+                degraded=degraded,
+            )
+        )
+    return hits
+
+
 class Retriever:
     """Answers deep_recall queries for any user of one store and one index spec."""
 
@@ -163,64 +199,71 @@ class Retriever:
         kw_top = kw_top[kw_all[kw_top] > 0.0]  # documents sharing no word are no candidates
         # Threaded records are scored with their neighbours (recall.index.threads).
         links = part.links if self.settings.retrieval.neighbour_weight > 0 else None
-        vec_all: npt.NDArray[np.float64] | None = None
-        if degraded:
-            cand = kw_top
-        elif part.matrix is not None:
-            q = embedder.embed_query(req.query)
-            vec_all = (part.matrix @ q).astype(np.float64)
-            cand = np.union1d(kw_top, _top(vec_all, pool))
-        else:
-            try:
-                cand, vec_all = self._vector_cold(req, part, embedder, kw_top, pool, links)
-            except StoreError:
-                if not allow_degraded:
-                    raise
-                degraded, cand, vec_all = True, kw_top, None
+        cand, vec_all, degraded = self._candidates(
+            req, part, embedder, kw_top, pool, links, degraded=degraded, allow=allow_degraded
+        )
         if cand.size == 0:
             return []
-        if links is None:
-            kw = kw_all[cand]
-            vec = None if vec_all is None else vec_all[cand]
-        else:
-            prev, nxt = links
-            cand = threads.expand(cand, prev, nxt)
-            w, hops = (
-                self.settings.retrieval.neighbour_weight,
-                self.settings.retrieval.neighbour_hops,
-            )
-            kw = threads.smooth(kw_all, cand, prev, nxt, w, hops)
-            vec = None if vec_all is None else threads.smooth(vec_all, cand, prev, nxt, w, hops)
+        cand, kw, vec = self._legs(cand, kw_all, vec_all, links)
         vec_leg = vec if vec is not None else np.zeros_like(kw)
         if fusion == "rrf":
             fused = fuse_rrf(kw, vec_leg, alpha, self.settings.retrieval.rrf_k)
         else:
             fused = fuse_linear(kw, vec_leg, alpha)
-        kw_norm, vec_norm = minmax(kw), minmax(vec_leg)
-        kw_rank, vec_rank = ranks(kw), ranks(vec_leg)
         # Best fused first; ties broken by keyword then vector score, then newest record.
         order = np.lexsort((-vec_leg, -kw, -fused))[: req.top_k]
-        hits = []
-        for j in order:
-            r = part.records[int(cand[j])]
-            hits.append(
-                Hit.model_construct(
-                    id=r.id,
-                    text=r.text,
-                    kind=r.kind,
-                    created_at=r.created_at,
-                    score=float(fused[j]),
-                    keyword_score=float(kw[j]),
-                    keyword_norm=float(kw_norm[j]),
-                    keyword_rank=int(kw_rank[j]),
-                    vector_score=None if vec is None else float(vec[j]),
-                    vector_norm=float(vec_norm[j]),
-                    vector_rank=None if vec is None else int(vec_rank[j]),
-                    metadata=r.metadata,
-                    degraded=degraded,
-                )
-            )
-        return hits
+        return _hits(part.records, cand, order, fused, kw, vec, vec_leg, degraded)
+
+    def _candidates(
+        self,
+        req: RecallRequest,
+        part: _Partition,
+        embedder: Embedder,
+        kw_top: npt.NDArray[np.intp],
+        pool: int,
+        links: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None,
+        *,
+        degraded: bool,
+        allow: bool,
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64] | None, bool]:
+        """The candidates (keyword top, plus the vector top unless degraded), the vector
+        scores of every record (None without a vector leg) and whether now degraded.
+
+        The vector leg comes from the cached matrix when there is one, else from Chroma;
+        a store error there degrades to keyword only if ``allow``, else it is raised.
+        """
+        if degraded:
+            return kw_top, None, True
+        if part.matrix is not None:
+            q = embedder.embed_query(req.query)
+            vec_all = (part.matrix @ q).astype(np.float64)
+            return np.union1d(kw_top, _top(vec_all, pool)), vec_all, False
+        try:
+            cand, vec_all = self._vector_cold(req, part, embedder, kw_top, pool, links)
+        except StoreError:
+            if not allow:
+                raise
+            return kw_top, None, True
+        return cand, vec_all, False
+
+    def _legs(
+        self,
+        cand: npt.NDArray[np.intp],
+        kw_all: npt.NDArray[np.float64],
+        vec_all: npt.NDArray[np.float64] | None,
+        links: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None,
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+        """The records to rank and both legs' scores over them (vector: None without one):
+        the candidates as they are, or with thread links, grown by their neighbours and
+        smoothed with the neighbours' scores."""
+        if links is None:
+            return cand, kw_all[cand], None if vec_all is None else vec_all[cand]
+        prev, nxt = links
+        cand = threads.expand(cand, prev, nxt)
+        w, hops = self.settings.retrieval.neighbour_weight, self.settings.retrieval.neighbour_hops
+        kw = threads.smooth(kw_all, cand, prev, nxt, w, hops)
+        vec = None if vec_all is None else threads.smooth(vec_all, cand, prev, nxt, w, hops)
+        return cand, kw, vec
 
     def _vector_cold(
         self,

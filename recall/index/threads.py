@@ -15,6 +15,7 @@ Pure functions: the links are computed once per partition, the smoothing per que
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -45,7 +46,7 @@ def links(records: Sequence[Record], key: str) -> tuple[IntArray, IntArray] | No
         return None
     for members in threads.values():
         members.sort(key=lambda i: (records[i].created_at, records[i].id))
-        for a, b in zip(members, members[1:], strict=False):
+        for a, b in itertools.pairwise(members):
             nxt[a], prev[b] = b, a
     return prev, nxt
 

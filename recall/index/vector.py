@@ -188,7 +188,7 @@ class VectorIndex:
                 )
                 metas = list(got["metadatas"] or [])
                 out["metadatas"] += metas
-                if "embeddings" in include and len(metas):
+                if "embeddings" in include and metas:
                     out["embeddings"].append(np.asarray(got["embeddings"], dtype=np.float32))
                 if len(metas) < _PAGE:
                     return out

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -42,9 +42,30 @@ from .locomo import LocomoSample, is_locomo_sample, parse_sample
 from .states import MessageError, to_turns
 
 if TYPE_CHECKING:
-    from ..memory import Memory
+    from ..models import Record
+    from .article import LongTerm
+    from .pipeline import UpdateResult
 
-__all__ = ["IngestReport", "Update", "chunk_bounds", "ingest", "plan_file", "plan_values"]
+
+class Target(Protocol):
+    """What ingest writes through: a :class:`recall.Memory` (or its lifecycle)."""
+
+    def update_memory(self, states: Any, *, user_id: str) -> UpdateResult: ...
+
+    def long_term(self, user_id: str) -> LongTerm: ...
+
+    def short_term(self, user_id: str) -> list[Record]: ...
+
+
+__all__ = [
+    "IngestReport",
+    "Target",
+    "Update",
+    "chunk_bounds",
+    "ingest",
+    "plan_file",
+    "plan_values",
+]
 
 
 @dataclass(frozen=True)
@@ -206,7 +227,7 @@ def plan_file(path: Path, settings: Settings, *, samples: Sequence[str] = ()) ->
 
 
 def ingest(
-    mem: Memory,
+    mem: Target,
     updates: Sequence[Update],
     *,
     user_id: str,

@@ -208,8 +208,8 @@ class LLMReconstructor:
             log.warning("recall: LLM reconstruction failed, using the offline one: %s", exc)
             return self.fallback.reconstruct(article, stimuli)
         chapters = {}
-        for name, text in reply.model_dump().items():
-            text = clean_chapter(text.strip())
+        for name, raw in reply.model_dump().items():
+            text = clean_chapter(raw.strip())
             if self.fallback.count(text) > self.fallback.chapter_tokens:
                 log.info("recall: LLM chapter %s over budget; oldest sentences dropped", name)
                 text = self.fallback.fit(_paragraphs(text))

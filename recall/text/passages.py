@@ -27,32 +27,57 @@ def split_passages(text: str, max_tokens: int, count: Callable[[str], int]) -> l
             continue
         if count(para) <= max_tokens:
             passages.append(para)
+        else:
+            passages.extend(_pack_sentences(para, max_tokens, count))
+    return passages
+
+
+def _pack_sentences(para: str, max_tokens: int, count: Callable[[str], int]) -> list[str]:
+    """The passages of a paragraph too long to keep whole, packed sentence by sentence;
+    sentences over the budget are cut by :func:`_cut_long`."""
+    passages: list[str] = []
+    buf = ""
+    for sentence in split_sentences(para):
+        sent, buf = _cut_long(sentence, buf, max_tokens, count, passages)
+        if not sent:
             continue
-        buf = ""
-        for sent in split_sentences(para):
-            while count(sent) > max_tokens:
-                # Binary search the longest prefix that fits: counts are not linear in chars.
-                lo, hi = 1, len(sent)
-                while lo < hi:
-                    mid = (lo + hi + 1) // 2
-                    if count(sent[:mid]) <= max_tokens:
-                        lo = mid
-                    else:
-                        hi = mid - 1
-                if buf:
-                    passages.append(buf)
-                    buf = ""
-                passages.append(sent[:lo])
-                sent = sent[lo:].strip()
-            if not sent:
-                continue
-            joined = f"{buf} {sent}" if buf else sent
-            if count(joined) <= max_tokens:
-                buf = joined
-            else:
-                if buf:
-                    passages.append(buf)
-                buf = sent
+        joined = f"{buf} {sent}" if buf else sent
+        if count(joined) <= max_tokens:
+            buf = joined
+        else:
+            if buf:
+                passages.append(buf)
+            buf = sent
+    if buf:
+        passages.append(buf)
+    return passages
+
+
+def _cut_long(
+    sent: str, buf: str, max_tokens: int, count: Callable[[str], int], passages: list[str]
+) -> tuple[str, str]:
+    """Cut the longest fitting prefixes off ``sent`` while it is over the budget, appending
+    them to ``passages`` (after flushing ``buf``, so order is kept): (rest of sent, buf)."""
+    while count(sent) > max_tokens:
+        lo = _longest_fitting_prefix(sent, max_tokens, count)
         if buf:
             passages.append(buf)
-    return passages
+            buf = ""
+        passages.append(sent[:lo])
+        sent = sent[lo:].strip()
+    return sent, buf
+
+
+def _longest_fitting_prefix(sent: str, max_tokens: int, count: Callable[[str], int]) -> int:
+    """Length of the longest prefix of ``sent`` within ``max_tokens`` (at least 1).
+
+    A binary search on the prefix length: token counts are not linear in characters.
+    """
+    lo, hi = 1, len(sent)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if count(sent[:mid]) <= max_tokens:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

@@ -1,37 +1,26 @@
-"""Every threshold, budget and default of recall, in one place, grouped by stage.
-
-``Settings`` holds one group per stage of the data flow (``storage``, ``retrieval``,
-``lifecycle``, ``llm``, ``context``, ``text``). Every field reads an environment variable:
-``RECALL_`` + its name (``RECALL_ALPHA=0.4``), or ``RECALL_LLM_`` + its name for the LLM
-group (``RECALL_LLM_MODEL``). In code, pass flat names (``Settings(alpha=0.4)``) or groups
-(``Settings(retrieval={"alpha": 0.4})``); read them grouped (``settings.retrieval.alpha``).
-A bad value raises :class:`~recall.errors.ConfigError` naming the variable, never a
-pydantic traceback. ``recall settings`` and ``docs/settings.md`` list every field; where
-each default comes from is in ``docs/design.md``.
-"""
+"""The groups of :class:`recall.Settings`, one per stage, each read from ``RECALL_*``."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 __all__ = [
     "ContextSettings",
+    "GROUPS",
     "LLMSettings",
     "LifecycleSettings",
     "RetrievalSettings",
-    "Settings",
     "StorageSettings",
     "TextSettings",
     "env_name",
-    "reference",
 ]
 
 _ENV = "RECALL_"
@@ -282,13 +271,6 @@ GROUPS: tuple[type[_Group], ...] = (
     ContextSettings,
 )
 
-#: Flat names accepted by ``Settings(...)`` and :meth:`Settings.replace`: every field by its
-#: own name, and the LLM group's fields also by their environment names (``llm_model``).
-_FLAT: dict[str, tuple[str, str]] = {
-    name: (g.group, name) for g in GROUPS if g is not LLMSettings for name in g.model_fields
-}
-_FLAT.update({f"llm_{name}": ("llm", name) for name in LLMSettings.model_fields})
-
 
 def env_name(group: type[_Group], field: str) -> str:
     """The environment variable that sets ``field`` of ``group`` (``RECALL_ALPHA``)."""
@@ -313,83 +295,3 @@ def _config_error(
         "invalid settings: " + "; ".join(problems) + ". Fix the value or unset the variable; "
         "`recall settings` lists every setting with its range."
     )
-
-
-class Settings(BaseModel):
-    """recall's configuration: one group per stage, immutable once built."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    storage: StorageSettings
-    retrieval: RetrievalSettings
-    lifecycle: LifecycleSettings
-    llm: LLMSettings
-    text: TextSettings
-    context: ContextSettings
-
-    def __init__(self, **values: Any) -> None:
-        try:
-            super().__init__(**values)
-        except ValidationError as exc:
-            raise ConfigError(f"invalid settings: {exc}") from None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _route(cls, data: Any) -> Any:
-        # Flat names go to their group; each group not passed whole is built from what was
-        # passed for it plus the environment (its own constructor reads RECALL_*).
-        if not isinstance(data, Mapping):
-            return data
-        groups: dict[str, Any] = {}
-        parts: dict[str, dict[str, Any]] = {g.group: {} for g in GROUPS}
-        for key, value in data.items():
-            if key in parts:
-                if isinstance(value, _Group):
-                    groups[key] = value
-                elif isinstance(value, Mapping):
-                    parts[key].update(value)
-                else:
-                    raise ConfigError(f"settings group {key!r} must be a mapping, got {value!r}")
-            elif key in _FLAT:
-                group, name = _FLAT[key]
-                parts[group][name] = value
-            else:
-                raise ConfigError(f"unknown setting {key!r}; `recall settings` lists every setting")
-        for g in GROUPS:
-            if g.group in groups:
-                if parts[g.group]:
-                    current = groups[g.group].model_dump()
-                    groups[g.group] = g(**{**current, **parts[g.group]})
-            else:
-                groups[g.group] = g(**parts[g.group])
-        return groups
-
-    def replace(self, **changes: Any) -> Settings:
-        """A copy with ``changes`` (flat names or groups) applied and validated."""
-        data: dict[str, Any] = {g.group: getattr(self, g.group).model_dump() for g in GROUPS}
-        for key, value in changes.items():
-            if key in data and isinstance(value, Mapping):
-                data[key].update(value)
-            elif key in _FLAT:
-                group, name = _FLAT[key]
-                data[group][name] = value
-            else:
-                raise ConfigError(f"unknown setting {key!r}; `recall settings` lists them")
-        return Settings(**data)
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        """pydantic's copy; an ``update`` goes through :meth:`replace` (routed, validated)."""
-        if update:
-            return self.replace(**update)  # type: ignore[return-value]
-        return super().model_copy(deep=deep)
-
-
-def reference() -> Iterator[tuple[str, str, str, str]]:
-    """Every setting as (group.field, environment variable, default, description)."""
-    for g in GROUPS:
-        for name, info in g.model_fields.items():
-            default = info.default
-            shown = "unset" if default is None else str(default)
-            if isinstance(default, tuple):
-                shown = ",".join(str(x) for x in default)
-            yield f"{g.group}.{name}", env_name(g, name), shown, info.description or ""
