@@ -219,7 +219,7 @@ def format_memory_for_injection(
     in 0..1 and ``created_at``, ``recall.Record``/``Hit`` objects, or a memory_data dict
     ``{"facts": [...]}``. ``current_context``: the recent conversation as text, or the chat
     messages themselves (then the last 3 user turns and final replies are used).
-    ``max_tokens`` defaults to ``Settings.injection_max_tokens`` (2,000).
+    ``max_tokens`` defaults to ``settings.context.injection_max_tokens`` (2,000).
     """
     s = settings or Settings()
     budget = s.context.injection_max_tokens if max_tokens is None else max_tokens

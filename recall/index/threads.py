@@ -1,6 +1,6 @@
 """Thread neighbours: a record is scored with a share of its neighbours' scores.
 
-Records whose metadata names a thread (``Settings.thread_key``, "thread" by default: the
+Records whose metadata names a thread (``settings.retrieval.thread_key``, "thread" by default: the
 conversation or session they come from) are ordered in it by ``(created_at, id)``. A turn
 of a dialogue is often short and leans on the turn before or after it ("Yes, last
 Saturday!"); the question names what the neighbour said. So at query time each leg's score

@@ -6,7 +6,7 @@ files holding several values, are read one value per line):
 - **OpenAI chat messages**: a JSON list of messages, ``{"messages": [...]}``, or a list of
   such conversations; JSONL with one message per line (consecutive message lines are one
   conversation) or one conversation per line (``{"messages": [...]}``, the fine-tuning
-  format). Each conversation is cut into chunks of about ``Settings.ingest_chunk_tokens``
+  format). Each conversation is cut into chunks of about ``settings.lifecycle.ingest_chunk_tokens``
   (4,000: with ``summary_tokens`` 600 a summary keeps ~15% of its chunk); a chunk never
   starts with a tool result, which stays with the call it answers.
 - **LoCoMo** (see the datasets README): one sample ``{"conversation": {...}}`` or a list of

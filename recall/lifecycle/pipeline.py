@@ -156,10 +156,11 @@ class Lifecycle:
         )
 
     def should_summarize(self, messages: Sequence[Any]) -> bool:
-        """True once ``messages`` reach ``Settings.summarize_threshold_tokens``."""
+        """True once ``messages`` reach ``settings.lifecycle.summarize_threshold_tokens``."""
         total = 0
+        overhead = self.settings.context.message_overhead_tokens  # role and framing
         for turn in to_turns(messages, max_chars=2**62):
-            total += self.count(turn.text) + 4  # role and framing, as chat formats count
+            total += self.count(turn.text) + overhead
             if total >= self.settings.lifecycle.summarize_threshold_tokens:
                 return True
         return False
