@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -117,17 +118,56 @@ class LLMClient:
             log.warning("recall: LLM attempt %d/%d failed: %s", attempt, self.attempts, reason)
         raise LLMError(f"{self.model} failed {self.attempts} times; last error: {reason}")
 
-    def _complete(self, messages: list[dict[str, str]], response_format: dict[str, Any]) -> str:
+    def complete_json(self, messages: Sequence[Mapping[str, Any]], schema: type[BaseModel]) -> str:
+        """One reply to a whole conversation, asked as JSON matching ``schema``; unvalidated.
+
+        The request asks for ``schema`` as a json_schema; an endpoint that rejects that
+        (HTTP 400) is asked in plain JSON mode, and one that rejects that too with no
+        format at all, so the prompt and the caller's own reader must carry the format.
+        Other failures are retried (``attempts``); the last one raises
+        :class:`~recall.errors.LLMError`. The model's own temperature is kept: this is
+        the answer a user reads, not a summary to reproduce.
+        """
+        formats: list[dict[str, Any] | None] = [
+            {
+                "type": "json_schema",
+                "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()},
+            },
+            {"type": "json_object"},
+            None,
+        ]
+        failures, reason = 0, ""
+        while True:
+            try:
+                return self._complete(list(messages), formats[0], temperature=None)
+            except _BadRequest as exc:
+                reason = str(exc)
+                if len(formats) > 1:  # a format the endpoint lacks is no failed attempt
+                    formats.pop(0)
+                    continue
+            except LLMError as exc:
+                reason = str(exc)
+            failures += 1
+            log.warning("recall: LLM attempt %d/%d failed: %s", failures, self.attempts, reason)
+            if failures >= self.attempts:
+                raise LLMError(f"{self.model} failed {failures} times; last error: {reason}")
+
+    def _complete(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        response_format: dict[str, Any] | None,
+        *,
+        temperature: float | None = 0,
+    ) -> str:
         import openai
 
         try:
             # Plain dicts on purpose: the SDK's TypedDict params add nothing at run time.
-            params: dict[str, Any] = {
-                "model": self.model,
-                "messages": messages,
-                "response_format": response_format,
-                "temperature": 0,
-            }
+            params: dict[str, Any] = {"model": self.model, "messages": list(messages)}
+            if response_format is not None:
+                params["response_format"] = response_format
+            if temperature is not None:
+                params["temperature"] = temperature
             reply = self._client.chat.completions.create(**params)
         except openai.BadRequestError as exc:
             raise _BadRequest(f"HTTP {exc.status_code} from the endpoint: {_short(exc)}") from exc

@@ -14,7 +14,14 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from recall.context.budget import newest_start
-from recall.context.compaction import compact_history, key_items, score_summary, summary_states
+from recall.context.compaction import (
+    compact_history,
+    context_continuity,
+    key_items,
+    score_summary,
+    summary_states,
+    thread_markers,
+)
 from recall.context.restore import restore_items
 from recall.context.session import Session
 from recall.lifecycle.summarize import SECTIONS, ExtractiveSummarizer
@@ -124,10 +131,11 @@ def test_failed_gate_falls_back_to_truncation_keeping_the_newest_30_percent() ->
     s = conversation(40)
     # Only compression counts, and no summary can be that small: every attempt fails.
     result, sent = run(
-        s, compact_target_tokens=3_000, quality_weights=(0, 0, 1), quality_max_ratio=1e-6
+        s, compact_target_tokens=3_000, quality_weights=(0, 0, 0, 1), quality_max_ratio=1e-6
     )
     assert result.path == "truncate"
-    assert [a.score for a in result.attempts] and all(a.score < 0.6 for a in result.attempts)
+    threshold = s.settings.context.quality_threshold
+    assert [a.score for a in result.attempts] and all(a.score < threshold for a in result.attempts)
     assert len(result.attempts) == 3  # summary, retry, hybrid
     assert result.summary is None
     share = 0.3 * s.tokens
@@ -143,7 +151,7 @@ def test_retry_then_hybrid_paths_are_taken_when_they_pass() -> None:
     tight = {
         "compact_target_tokens": 1_500,
         "compact_summary_tokens": 160,
-        "quality_weights": (0, 1, 0),  # key information only
+        "quality_weights": (0, 1, 0, 0),  # key information only
     }
     failed, _ = run(s, quality_threshold=1.0, **tight)
     q1, q2, q3 = (a.score for a in failed.attempts)
@@ -173,6 +181,65 @@ def test_score_summary_parts() -> None:
     assert "src/db.py" in poor.missing and "4821" in poor.missing
     bulky = score_summary(full, keys, 10, count_tokens, st_)
     assert bulky.compression < 1.0
+    assert q.continuity == 1.0 and poor.continuity == 0.0
+    # The defaults (see docs/design.md): four checks weighted 0.3/0.4/0.2/0.1, pass at 0.8.
+    assert st_.context.quality_weights == (0.3, 0.4, 0.2, 0.1)
+    assert st_.context.quality_threshold == 0.8
+    parts = (poor.coverage, poor.key_info, poor.continuity, poor.compression)
+    assert poor.score == round(
+        sum(w * p for w, p in zip((0.3, 0.4, 0.2, 0.1), parts, strict=True)), 4
+    )
+
+
+def test_continuity_checks_the_last_request_and_the_current_work() -> None:
+    msgs = [
+        {"role": "user", "content": "Move the cache to Redis 7 on port 6380."},
+        {"role": "assistant", "content": "Done: Redis 7 now listens on 6380."},
+        {"role": "user", "content": "Now rotate the logs in /var/log/app daily, keep 14."},
+        {"role": "assistant", "content": "Writing /etc/logrotate.d/app with rotate 14."},
+        {"role": "tool", "tool_call_id": "x", "content": "ok 99999"},  # data, not work
+    ]
+    request, work = thread_markers(msgs)
+    # Only what the last exchange brought in: "14" is new, "redis" and "6380" are old.
+    assert request == {"/var/log/app", "14"}
+    assert work == {"/etc/logrotate.d/app", "14"}
+    kept = "## Current Work\n- rotating /var/log/app daily, keep 14: /etc/logrotate.d/app"
+    assert context_continuity(kept, (request, work)) == 1.0
+    lost = "## Current Work\n- Redis 7 on port 6380."
+    assert context_continuity(lost, (request, work)) == 0.0
+    # Half an end's markers keep it; "14" is a token, not found inside "140".
+    assert context_continuity("logs to /var/log/app, 140 files", (request,)) == 1.0
+    assert context_continuity("logs, 140 files", (request,)) == 0.0
+    assert context_continuity("anything", ()) == 1.0 and thread_markers([]) == ()
+    # An end with no new fact falls back to its facts, then to its content words.
+    chat = [{"role": "user", "content": "hello there"}, {"role": "assistant", "content": "hi!"}]
+    assert thread_markers(chat) == ({"hello", "there"},)
+
+
+class Forgetful:
+    """The offline summarizer given all but the last rounds: a summary that lost the thread."""
+
+    def summarize(self, states: Any, *, budget_tokens: int, structured: bool = False) -> str:
+        return SUMMARIZER.summarize(states[:-6], budget_tokens=budget_tokens, structured=structured)
+
+
+def test_a_summary_that_lost_the_thread_fails_and_the_hybrid_restores_it() -> None:
+    s = conversation(40)
+    st_ = s.settings.replace(compact_target_tokens=1_500)
+    kw: dict[str, Any] = {"store": None, "previous_summary": None, "count": count_tokens}
+    lost = compact_history(s.messages, s.message_tokens, settings=st_, summarizer=Forgetful(), **kw)
+    assert lost is not None and lost.path == "hybrid"
+    first, retry, hybrid = lost.attempts
+    # Every file and number but the last round's is there: only the thread is gone.
+    assert first.key_info > 0.9 and first.continuity == 0.0 and first.score < 0.8
+    assert retry.continuity == 0.0 and retry.score < 0.8
+    assert hybrid.continuity == 1.0 and hybrid.score >= 0.8
+    last = lost.keep_from - 1
+    round_ = next(m for m in reversed(s.messages[: last + 1]) if m["role"] == "user")
+    assert round_["content"] in lost.summary  # the last request, put back verbatim
+    # The real summarizer keeps the thread: it passes at once (as before the fourth check).
+    fine = compact_history(s.messages, s.message_tokens, settings=st_, summarizer=SUMMARIZER, **kw)
+    assert fine is not None and fine.path == "summary" and fine.attempts[0].continuity == 1.0
 
 
 def test_chained_summaries_stay_flat() -> None:

@@ -58,16 +58,21 @@ def test_sections_in_order_with_exact_counts() -> None:
         awareness=[{"name": "deep_recall", "description": "Search long-term memory.\nMore."}],
         recall_hits=[hit("We chose Redis.", 0.4, 2), hit("Redis 做会话缓存。", 0.9, 5)],
     )
-    system = built.messages[0]
+    system, memory = built.messages[:2]
     assert system["role"] == "system"
     assert system["content"] == (
-        f"{SOUL}\n\n<memory>\n## Bedrock\n\nThe user prefers Python.\n</memory>\n\n"
+        f"{SOUL}\n\n"
         "<daily_log>\n09:00 deploy\n10:00 review\n</daily_log>\n\n"
         "<awareness>\n- deep_recall: Search long-term memory.\n</awareness>\n\n"
         "<recall>\n- [short_term · 2026-03-05 · score 0.90] Redis 做会话缓存。\n"
         "- [short_term · 2026-03-02 · score 0.40] We chose Redis.\n</recall>"
     )
-    assert built.messages[1:] == [
+    # The memory is a system message of its own, right after the main one.
+    assert memory == {
+        "role": "system",
+        "content": "<memory>\n## Bedrock\n\nThe user prefers Python.\n</memory>",
+    }
+    assert built.messages[2:] == [
         {"role": "user", "content": "我们用 Redis 做缓存吧"},
         {"role": "assistant", "content": "好的，用 Redis。"},
         {"role": "user", "content": "What did we pick for the cache?"},
@@ -75,7 +80,8 @@ def test_sections_in_order_with_exact_counts() -> None:
     r = built.report
     overhead = b.settings.context.message_overhead_tokens
     assert r.sections["soul"] == count_tokens(SOUL)
-    assert r.sections["system"] == count_tokens(system["content"]) + overhead
+    both = count_tokens(system["content"]) + count_tokens(memory["content"]) + 2 * overhead
+    assert r.sections["system"] == both  # the memory counts within the system budget
     assert r.sections["user"] == count_tokens("What did we pick for the cache?") + overhead
     assert r.sections["history"] == session.tokens
     assert r.total_tokens == recount(built.messages, b.settings)
@@ -94,14 +100,17 @@ def test_soul_is_never_cut() -> None:
 
 
 def test_memory_cut_keeps_headings_and_drops_oldest_paragraphs() -> None:
+    # A memory text not in the Bedrock/Evolutionary/Dynamic chapters (a MEMORY.md, say)
+    # grows at the bottom: its oldest, first paragraphs go. Chapters: see test_bedrock.py.
     paras = [f"Paragraph {i}: the user worked on project {i} with many details." for i in range(12)]
     memory = (
-        "## Bedrock\n\n" + "\n\n".join(paras[:6]) + "\n\n## Dynamic\n\n" + "\n\n".join(paras[6:])
+        "## Projects\n\n" + "\n\n".join(paras[:6]) + "\n\n## Notes\n\n" + "\n\n".join(paras[6:])
     )
     b = ContextBuilder(Settings(memory_budget_tokens=90))
     built = b.build(session=Session(), soul=SOUL, user_input="hi", memory=memory)
-    text = built.messages[0]["content"]
-    assert "## Bedrock" in text and "## Dynamic" in text
+    text = built.messages[1]["content"]
+    assert text.startswith("<memory>\n") and SOUL not in text
+    assert "## Projects" in text and "## Notes" in text
     assert paras[-1] in text and paras[0] not in text
     kept = [i for i, p in enumerate(paras) if p in text]
     assert kept == list(range(kept[0], 12)), "the newest paragraphs survive, as a run"
@@ -299,6 +308,9 @@ def test_never_over_the_window(  # type: ignore[no-untyped-def]
     assert r.sections["system"] - st_.context.message_overhead_tokens <= system
     content = built.messages[0]["content"]
     assert content.startswith(soul) if soul.strip() else True
+    if r.sections["memory"]:  # the memory's own system message, right after the main one
+        assert built.messages[1]["role"] == "system"
+        assert built.messages[1]["content"].startswith("<memory>\n")
     assert built.messages[-1] == {"role": "user", "content": user_input}
     seen: set[str] = set()
     for m in built.messages:  # no orphan tool results
@@ -318,9 +330,8 @@ def test_memory_as_facts_is_ranked_for_the_conversation() -> None:
     built = ContextBuilder().build(
         session=s, soul=SOUL, user_input="How should I write tests?", memory=facts
     )
-    assert (
+    assert built.messages[1]["content"].startswith(
         "<memory>\n- Prefers pytest for testing Python code\n- Runs Docker"
-        in (built.messages[0]["content"])
     )
 
 
@@ -349,8 +360,8 @@ def test_a_hit_already_in_memory_is_not_repeated() -> None:
             hit("The dog is called Biscuit.", 0.5),
         ],
     )
-    system = built.messages[0]["content"]
-    assert system.count("per-key TTLs") == 1
+    system, memory = (m["content"] for m in built.messages[:2])
+    assert memory.count("per-key TTLs") == 1 and "per-key TTLs" not in system
     assert "<recall>\n- [short_term" in system and "Biscuit" in system
     (cut,) = built.report.cuts
     assert cut.section == "recall" and cut.reason.startswith("1 hit(s) already in <memory>")

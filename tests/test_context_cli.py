@@ -57,12 +57,14 @@ def test_context_command_prints_messages_and_report(mem: recall.Memory, tmp_path
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     messages, report = out["messages"], out["report"]
-    # The summary is in <memory> (get_relevant_memories) ahead of the daily log.
-    assert messages[0]["content"].startswith("You are Lark.\n\n<memory>\n## Short-term")
-    assert "<daily_log>\n09:00 standup" in messages[0]["content"]
+    # The summary is in <memory> (get_relevant_memories): a system message of its own,
+    # right after the main one (soul, daily log).
+    assert messages[0]["content"].startswith("You are Lark.\n\n<daily_log>\n09:00 standup")
+    assert messages[1] == {"role": "system", "content": messages[1]["content"]}
+    assert messages[1]["content"].startswith("<memory>\n## Short-term")
     # "Do you remember" asks for deep recall; its one hit is the summary <memory> already
     # holds, so it is not repeated, and the report says so.
-    assert messages[0]["content"].count("Redis for the session cache") == 1
+    assert "".join(m["content"] for m in messages).count("Redis for the session cache") == 1
     assert "<recall>" not in messages[0]["content"]
     assert any("already in <memory>" in str(c) for c in report["cuts"]), report["cuts"]
     assert messages[-1] == {
@@ -81,8 +83,10 @@ def test_context_command_prints_messages_and_report(mem: recall.Memory, tmp_path
         env={"RECALL_MEMORY_BUDGET_TOKENS": "0"},
     )
     assert res.exit_code == 0, res.output
-    system = json.loads(res.output)["messages"][0]["content"]
-    assert "<memory>" not in system and "<recall>\n- [short_term · " in system
+    messages = json.loads(res.output)["messages"]
+    system = messages[0]["content"]
+    assert not any("<memory>" in m["content"] for m in messages)
+    assert messages[1]["role"] == "user" and "<recall>\n- [short_term · " in system
     assert "Redis for the session cache" in system
 
     res = runner.invoke(
@@ -176,3 +180,33 @@ def test_bound_session_sends_compaction_summaries_to_memory(mem: recall.Memory) 
         unbound.add_user(f"Step {i}: move the invoices job to queue q{i} and keep retries at {i}.")
         unbound.add_assistant(f"Moved the invoices job to q{i}; retries stay at {i}.")
     assert unbound.compactions and not any(c.stored for c in unbound.compactions)
+
+
+def test_context_command_shows_the_usage_warning(mem: recall.Memory, tmp_path: Path) -> None:
+    mem.close()
+    turns = [f"Step {i}: the invoices job moves to queue q{i} with {i} retries." for i in range(30)]
+    messages: list[dict[str, str]] = []
+    for t in turns:
+        messages += [{"role": "user", "content": t}, {"role": "assistant", "content": f"Done: {t}"}]
+    session = tmp_path / "long.json"
+    session.write_text(json.dumps({"messages": messages, "user_input": "status?"}))
+    path = str(mem.settings.storage.path)
+    # A 2,000-token window: the 1,320-token history is 66% of it.
+    env = {"RECALL_CONTEXT_WINDOW_TOKENS": "2000"}
+    args = ["context", "--user", "u1", "--session", str(session), "--path", path]
+    runner = CliRunner()
+    res = runner.invoke(main, [*args, "--json"], env=env)
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)["report"]
+    assert report["level"] == "warning" and report["usage"]["budget"] == 2_000
+    warning = report["warning"]
+    assert warning["level"] == "warning" and warning["action"] == "wrap_up"
+    assert warning["message"].endswith("% full: consider wrapping up or summarizing")
+    assert warning["rounds_left"] == report["usage"]["rounds_left"] > 0
+    res = runner.invoke(main, args, env=env)
+    assert res.exit_code == 0, res.output
+    assert f"level warning; warning: {warning['message']}" in res.output
+    assert f"warning: {warning['message']} (action wrap_up, ~" in res.output
+    # Under 60% there is no warning.
+    res = runner.invoke(main, [*args, "--json"], env={"RECALL_CONTEXT_WINDOW_TOKENS": "128000"})
+    assert json.loads(res.output)["report"]["warning"] is None

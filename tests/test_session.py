@@ -99,8 +99,8 @@ def test_usage_levels_rounds_and_bar() -> None:
     assert progress_bar(0.45) == "[" + "█" * 9 + "░" * 11 + "] 45%"
     assert progress_bar(1.3).startswith("[" + "█" * 20 + "]")
 
-    s = Session(settings=Settings(history_budget_tokens=1_000, compact_threshold_tokens=1_000,
-                                  compact_target_tokens=500), auto_compact=False)  # fmt: skip
+    # Usage is measured against the model's window (here the smallest allowed, 1,000).
+    s = Session(settings=Settings(context_window_tokens=1_000), auto_compact=False)
     u = s.usage()
     assert (u.used, u.level) == (0, "normal")
     assert u.rounds_left == int(0.92 * 1_000 / (0.0175 * 1_000))  # the default: 1.75% a round
@@ -164,9 +164,10 @@ def test_from_messages_round_trips_openai_format() -> None:
 
 
 def test_compacts_at_threshold_or_critical_level_by_tokens() -> None:
-    # The threshold (5,000) is never reached; the critical level (92% of 1,000) is.
+    # The threshold (5,000) is never reached; the critical level (92% of the 1,000-token
+    # window) is.
     st_ = Settings(
-        history_budget_tokens=1_000, compact_threshold_tokens=5_000, compact_target_tokens=300
+        context_window_tokens=1_000, compact_threshold_tokens=5_000, compact_target_tokens=300
     )
     s = Session(settings=st_)
     before = 0

@@ -5,7 +5,8 @@ The session file is JSON: either a list of OpenAI-format messages, or an object 
 no current turn is given (``--input`` or ``user_input``), the file's last user message is it.
 The memory section comes from the user's memory (``get_relevant_memories`` when the memory
 offers it, else the long-term article); deep_recall hits are added when the turn asks for
-them (``wants_deep_recall``) or with ``--recall``.
+them (``wants_deep_recall``) or with ``--recall``. The report ends with the usage of the
+model's window and, from 60% on, the warning and its suggested action.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def context_command(
         session = Session.from_messages(messages, settings=mem.settings, auto_compact=False)
         builder = ContextBuilder(mem.settings)
         # Fitted to the room inside <memory> tags, so that the builder never re-cuts it
-        # (its cut drops leading paragraphs, which here are the Bedrock).
+        # (get_relevant_memories chooses better what to drop than a re-cut can).
         memory = memory_section(mem, turn, user_id, builder.section_room("memory"))
         want = wants_deep_recall(turn) if use_recall is None else use_recall
         hits = mem.deep_recall(turn, user_id=user_id) if want and turn.strip() else []
@@ -124,3 +125,9 @@ def context_command(
             click.echo(f"[tool call {call['id']}] {fn['name']}({fn['arguments']})")
     click.echo(f"=== {built.report}")
     click.echo(str(built.report.usage))
+    warning = built.report.warning
+    if warning is not None:  # also in the report line; here with what to do about it
+        click.echo(
+            f"{warning.level}: {warning.message} (action {warning.action}, "
+            f"~{warning.rounds_left} rounds left)"
+        )

@@ -1,12 +1,13 @@
 """The budgeted context builder: memory, recall hits and history in, messages for the LLM out.
 
-:meth:`ContextBuilder.build` takes the context's parts in order, one step each. The system
-message: the soul (never cut; over its budget is a :class:`~recall.errors.ConfigError`), the
-memory inside ``<memory>…</memory>`` (a text cut by paragraphs keeping every ``##``
-heading, oldest paragraphs first, or facts ranked by :mod:`recall.context.facts`), the daily
-log (oldest lines first), the awareness list (cached ``awareness_cache_s``) and the
-deep_recall hits (best first, with source and date), then the whole message fitted to the
-system budget and to what the window leaves beside the user's turn. Then the compaction
+:meth:`ContextBuilder.build` takes the context's parts in order, one step each. The main
+system message: the soul (never cut; over its budget is a
+:class:`~recall.errors.ConfigError`), the daily log (oldest lines first), the awareness list
+(cached ``awareness_cache_s``) and the deep_recall hits (best first, with source and date).
+Right after it, a system message of its own: the memory, ``<memory>…</memory>`` (a text cut
+by :func:`~recall.context.sections.fit_memory`: the Bedrock never while it alone fits, or
+facts ranked by :mod:`recall.context.facts`). Both count within the system budget and are
+fitted to it and to what the window leaves beside the user's turn. Then the compaction
 summary and restored items, the history (newest first within its budget, tool calls kept
 with their results) and the user's turn. The whole never exceeds ``context_window_tokens``;
 every cut is reported with its reason. Where the budgets come from: see docs/design.md.
@@ -22,6 +23,7 @@ from ..errors import ConfigError, InputError
 from ..models import Hit
 from ..settings import Settings
 from ..text import Count, message_tokens
+from .awareness import AwarenessProvider, CachedAwareness
 from .conversation import Conversation, fit_conversation
 from .facts import format_memory_for_injection
 from .inputs import as_settings, token_counter
@@ -30,7 +32,6 @@ from .report import (
     BuiltContext,
     ContextReport,
     Cut,
-    cut_reason,
     optional_text,
     recall_lines,
     render_awareness,
@@ -44,13 +45,16 @@ from .sections import (
     drop_repeated,
     fit_section,
     repeated_cut,
+    section_reason,
 )
 from .session import Session
 
 # drop_repeated is re-exported: it lived here before moving to recall.context.sections.
 __all__ = ["BuiltContext", "ContextBuilder", "ContextReport", "Cut", "drop_repeated"]
 
-Awareness = str | Sequence[AwarenessItem] | Callable[[], str | Sequence[AwarenessItem]]
+Awareness = (
+    str | Sequence[AwarenessItem] | Callable[[], str | Sequence[AwarenessItem]] | AwarenessProvider
+)
 
 _CACHE_SIZE = 64
 
@@ -72,8 +76,8 @@ class ContextBuilder:
             )
         self._clock = clock
         self.count: Count = token_counter(s)
-        self._awareness: tuple[object, float, str] | None = None
-        self._fits: dict[tuple[str, str, int], tuple[str, int, int, int]] = {}
+        self._awareness: CachedAwareness | None = None
+        self._fits: dict[tuple[str, str, int], tuple[str, int, int, int, str]] = {}
         self._counts: dict[str, int] = {}
 
     # --- public ---------------------------------------------------------------------------
@@ -93,8 +97,9 @@ class ContextBuilder:
         ``user_input`` is the user's current turn, appended last. ``None`` continues a turn
         already in the session: after the model called a tool and the results were added
         (``session.add_tool_result``), build again with ``user_input=None``.
-        ``memory`` is a text (``get_relevant_memories``; cut by paragraphs) or a list of
-        facts, ranked for this conversation by :func:`recall.format_memory_for_injection`.
+        ``memory`` is a text (``get_relevant_memories``; cut by paragraphs, the Bedrock last)
+        or a list of facts, ranked for this conversation by
+        :func:`recall.format_memory_for_injection`; either becomes its own system message.
         """
         hits = check_build(session, soul, user_input, recall_hits)
         turn, turn_t = self._user_turn(user_input)
@@ -104,10 +109,10 @@ class ContextBuilder:
         self._section(system, "daily_log", optional_text(daily_log, "daily_log"))
         self._section(system, "awareness", self.awareness_text(awareness))
         self._recall(system, hits, memory_text)
-        system_message, system_t = self._fit_system(system)
+        system_t = self._fit_system(system)
         window = self.settings.context.context_window_tokens
         conversation = self._conversation(session, window - system_t - turn_t)
-        messages = [system_message, *conversation.messages(), *([turn] if turn else [])]
+        messages = [*system.messages(), *conversation.messages(), *([turn] if turn else [])]
         report = context_report(session, system, system_t, conversation, turn_t, window)
         return BuiltContext(messages, report)
 
@@ -118,22 +123,19 @@ class ContextBuilder:
         return max(0, budget - self._wrap(name))
 
     def awareness_text(self, awareness: Awareness | None) -> str:
-        """The awareness list as text; a callable is called at most once per cache period."""
+        """The awareness list as text; a callable or a provider is asked at most once per
+        cache period (a :class:`~recall.context.awareness.CachedAwareness` keeps its own)."""
         if awareness is None:
             return ""
-        if not callable(awareness):
+        if isinstance(awareness, CachedAwareness):
+            return awareness.text()
+        if not callable(awareness) and not isinstance(awareness, AwarenessProvider):
             return render_awareness(awareness)
-        now = self._clock()
-        cached = self._awareness
-        if (
-            cached
-            and cached[0] is awareness
-            and now - cached[1] < self.settings.context.awareness_cache_s
-        ):
-            return cached[2]
-        text = render_awareness(awareness())
-        self._awareness = (awareness, now, text)
-        return text
+        if self._awareness is None or self._awareness.provider is not awareness:
+            self._awareness = CachedAwareness(
+                awareness, ttl_s=self.settings.context.awareness_cache_s, clock=self._clock
+            )
+        return self._awareness.text()
 
     # --- the steps of build, in order -----------------------------------------------------
     def _user_turn(self, user_input: str | None) -> tuple[dict[str, Any] | None, int]:
@@ -184,11 +186,12 @@ class ContextBuilder:
         """Section ``name`` from ``text``, fitted to its own budget (an empty text: none)."""
         if not text.strip():
             return
-        fitted, n, dropped, before = self._fit(name, text, self.section_room(name))
+        fitted, n, dropped, before, note = self._fit(name, text, self.section_room(name))
         system.sources[name] = text
         n = system.keep(name, fitted, n)
         if fitted != text:
-            system.cuts[name] = Cut(name, cut_reason(name, dropped, "its budget"), before, n)
+            reason = section_reason(name, dropped, note, "its budget")
+            system.cuts[name] = Cut(name, reason, before, n)
 
     def _recall(self, system: SystemSections, hits: list[Hit], memory_text: str) -> None:
         """The recall section: the hits best first, less those the memory already holds."""
@@ -200,35 +203,38 @@ class ContextBuilder:
             previous = system.cuts.get("recall")
             system.cuts["recall"] = repeated_cut(previous, repeated, before, after)
 
-    def _fit_system(self, system: SystemSections) -> tuple[dict[str, Any], int]:
-        """The system message within its limit, and its tokens: over it, the sections give
+    def _fit_system(self, system: SystemSections) -> int:
+        """The system messages fitted to the limit; their tokens. Over it, the sections give
         way lowest priority first, each refitted to what is left; should the joins alone
         still be over, whole sections go. The soul stays."""
-        text = system.text()
         for name in SACRIFICE:
-            over = self._count_cached(text) - system.limit
+            over = self._system_cost(system) - system.limit
             if over <= 0:
                 break
             if name in system.content:
                 self._shrink(system, name, over)
-                text = system.text()
         for name in SACRIFICE:
-            if self._count_cached(text) <= system.limit:
+            if self._system_cost(system) <= system.limit:
                 break
             if name in system.content:
                 before = system.content.pop(name)[1]
                 system.cuts[name] = Cut(name, "dropped: over the system budget", before, 0)
-                text = system.text()
-        tokens = self._count_cached(text) + self.settings.context.message_overhead_tokens
-        return {"role": "system", "content": text}, tokens
+        return self._system_cost(system) + self._overhead
+
+    def _system_cost(self, system: SystemSections) -> int:
+        """The system messages' tokens less the main one's overhead (the limit's measure):
+        the memory's own message costs its overhead within the system budget."""
+        memory = system.memory_text()
+        extra = self._count_cached(memory) + self._overhead if memory else 0
+        return self._count_cached(system.text()) + extra
 
     def _shrink(self, system: SystemSections, name: str, excess: int) -> None:
         """Section ``name`` refitted ``excess`` tokens smaller, for the system budget."""
         n = system.content[name][1]
-        fitted, new_n, dropped, _ = self._fit(name, system.sources[name], max(0, n - excess))
+        fitted, new_n, dropped, _, note = self._fit(name, system.sources[name], max(0, n - excess))
         new_n = system.keep(name, fitted, new_n)
         before = system.cuts[name].tokens_before if name in system.cuts else n
-        reason = cut_reason(name, dropped, "the system budget")
+        reason = section_reason(name, dropped, note, "the system budget")
         system.cuts[name] = Cut(name, reason, before, new_n)
 
     def _conversation(self, session: Session, room: int) -> Conversation:
@@ -241,18 +247,23 @@ class ContextBuilder:
         )
 
     # --- caches and counts ----------------------------------------------------------------
-    def _wrap(self, name: str) -> int:
-        return self.count(f"<{name}>\n\n</{name}>") + 2  # tags + the join
+    @property
+    def _overhead(self) -> int:
+        return self.settings.context.message_overhead_tokens
 
-    def _fit(self, kind: str, text: str, budget: int) -> tuple[str, int, int, int]:
-        """(fitted text, its tokens, items dropped, tokens before), cached: sections repeat
-        across turns, and counting a long memory again every turn would dominate a build."""
+    def _wrap(self, name: str) -> int:
+        # Tags, and the join in the main message or the memory's message of its own.
+        return self.count(f"<{name}>\n\n</{name}>") + (self._overhead if name == "memory" else 2)
+
+    def _fit(self, kind: str, text: str, budget: int) -> tuple[str, int, int, int, str]:
+        """(fitted text, its tokens, items dropped, tokens before, note), cached: sections
+        repeat across turns, and counting a long memory every turn would dominate a build."""
         key = (kind, text, budget)
         hit = self._fits.get(key)
         if hit is not None:
             return hit
-        fitted, dropped = fit_section(kind, text, budget, self.count)
-        out = (fitted, self.count(fitted), dropped, self.count(text))
+        fitted, dropped, note = fit_section(kind, text, budget, self.count)
+        out = (fitted, self.count(fitted), dropped, self.count(text), note)
         if len(self._fits) >= _CACHE_SIZE:
             self._fits.pop(next(iter(self._fits)))
         self._fits[key] = out

@@ -1,12 +1,13 @@
-"""Compaction by tokens and the summary quality gate (see docs/design.md).
+"""Compaction by tokens, behind the summary quality gate (see docs/design.md).
 
 ``compact_history`` keeps the newest messages up to ``compact_target_tokens`` (newest first,
 a tool call never split from its result, the last message always kept), summarizes the
-older ones with the 8-section structured summary and scores it. Below
-``quality_threshold`` it retries with a larger budget, then tries a hybrid (summary plus
-the original messages holding the key facts it lost), then falls back to plain truncation
-keeping the newest ``truncate_keep_ratio`` of the history. Then the items the dropped part
-worked on are restored (:mod:`recall.context.restore`). The scoring functions are pure.
+older ones with the 8-section structured summary and scores it
+(:mod:`recall.context.quality`: section coverage, key information, context continuity,
+compression). Below ``quality_threshold`` it retries with a larger budget, then tries a
+hybrid (summary plus the original messages holding the key facts it lost), then falls back
+to plain truncation keeping the newest ``truncate_keep_ratio`` of the history. Then the
+items the dropped part worked on are restored (:mod:`recall.context.restore`).
 """
 
 from __future__ import annotations
@@ -15,42 +16,39 @@ import math
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import InputError
-from ..lifecycle.extractive import key_facts
 from ..lifecycle.summarize import SECTIONS, Summarizer
 from ..settings import Settings
-from ..text import Count, has_cjk, tokenize
+from ..text import Count
 from .budget import fit_items, newest_start, truncate_chars
+from .quality import (
+    KeyItems,
+    Quality,
+    context_continuity,
+    key_items,
+    message_text,
+    score_summary,
+    thread_markers,
+)
 from .restore import RestoredItem, restore_items
 
+# The gate's names are re-exported: they lived here before moving to recall.context.quality.
 __all__ = [
     "Compaction",
     "KeyItems",
     "Quality",
     "compact_history",
+    "context_continuity",
     "key_items",
     "score_summary",
     "summary_states",
+    "thread_markers",
 ]
 
 CompactionPath = Literal["summary", "retry", "hybrid", "truncate"]
-
-_ERROR = re.compile(r"\b\w*(?:Error|Exception|Traceback)\b|错误|报错|异常|失败")
-_PATHLIKE = re.compile(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,7}$")
-
-
-@dataclass(frozen=True)
-class Quality:
-    """A summary's score (0..1) and its parts; ``missing`` lists key facts it lost."""
-
-    coverage: float
-    key_info: float
-    compression: float
-    score: float
-    missing: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -68,87 +66,6 @@ class Compaction:
     restored: tuple[RestoredItem, ...] = ()
     stored: bool = False
     seconds: float = 0.0
-
-
-@dataclass
-class KeyItems:
-    """The key information of an original conversation, by category."""
-
-    files: set[str] = field(default_factory=set)
-    errors: set[str] = field(default_factory=set)
-    numbers: set[str] = field(default_factory=set)
-    names: set[str] = field(default_factory=set)
-    instructions: list[str] = field(default_factory=list)
-
-
-def _message_text(message: Mapping[str, Any]) -> str:
-    parts = [message.get("content") or ""]
-    for call in message.get("tool_calls") or ():
-        fn = call.get("function") or {}
-        parts.append(f"{fn.get('name', '')}({fn.get('arguments', '')})")
-    return "\n".join(p for p in parts if isinstance(p, str) and p)
-
-
-def key_items(messages: Sequence[Mapping[str, Any]]) -> KeyItems:
-    """File paths, error names, numbers, names and user instructions in ``messages``."""
-    out = KeyItems()
-    for message in messages:
-        text = _message_text(message)
-        for fact in key_facts(text):
-            if _PATHLIKE.search(fact) and not fact.replace(".", "").isdigit():
-                out.files.add(fact)
-            elif any(c.isdigit() for c in fact):
-                out.numbers.add(fact)
-            else:
-                out.names.add(fact)
-        out.errors.update(m.group().lower() for m in _ERROR.finditer(text))
-        if message.get("role") == "user" and text.strip():
-            out.instructions.append(text)
-    return out
-
-
-def _content_words(text: str) -> set[str]:
-    return {t for t in tokenize(text) if len(t) > 2 or has_cjk(t)}
-
-
-def score_summary(
-    summary: str, keys: KeyItems, original_tokens: int, count: Count, settings: Settings
-) -> Quality:
-    """The quality gate: section coverage, key information kept, compression ratio."""
-    low = summary.lower()
-    words = set(tokenize(summary))
-    coverage = sum(1 for s in SECTIONS if s.lower() in low) / len(SECTIONS)
-    missing: list[str] = []
-    rates: list[float] = []
-    checks: tuple[tuple[Callable[[str], bool], set[str]], ...] = (
-        (lambda x: x in low, keys.files | keys.errors),
-        (lambda x: x in words, keys.numbers | keys.names),
-    )
-    for found, items in checks:
-        if items:
-            lost = sorted(x for x in items if not found(x))
-            missing += lost
-            rates.append(1 - len(lost) / len(items))
-    if keys.instructions:
-        # An instruction counts as kept when most of its content words survive.
-        kept = 0
-        for text in keys.instructions:
-            want = _content_words(text)
-            if not want or len(want & words) >= 0.5 * len(want):
-                kept += 1
-            else:
-                missing.append(truncate_chars(text, 80))
-        rates.append(kept / len(keys.instructions))
-    key_info = sum(rates) / len(rates) if rates else 1.0
-    ratio = count(summary) / max(1, original_tokens)
-    compression = (
-        1.0
-        if ratio <= settings.context.quality_max_ratio
-        else settings.context.quality_max_ratio / ratio
-    )
-    w = settings.context.quality_weights
-    score = (w[0] * coverage + w[1] * key_info + w[2] * compression) / (sum(w) or 1.0)
-    return Quality(coverage, key_info, compression, round(score, 4), tuple(missing))
 
 
 _BULLET = re.compile(r"^- (User|Assistant|Tool result(?: \([^)]*\))?): (.*)$")
@@ -188,10 +105,11 @@ def _hybrid(
     chars: int,
 ) -> str:
     """The summary plus, verbatim, the original messages holding the most lost facts."""
-    lost = [m.lower() for m in missing]
+    # A long lost message is listed cut ("…[truncated N chars]"): match its beginning.
+    lost = [m.split("…[truncated ")[0].lower() for m in missing]
     scored = []
     for pos, message in enumerate(older):
-        text = _message_text(message)
+        text = message_text(message)
         hits = sum(1 for m in lost if m in text.lower())
         if hits:
             scored.append((-hits, pos, f"- {message['role'].capitalize()}: {text}"))

@@ -17,11 +17,12 @@ newest 1.0, oldest 0.0, all 1.0 when every summary has the same age.
 
 Cutting is at paragraph level and keeps headings: the section headings, and any heading
 line inside a chapter. A chapter keeps its *leading* paragraphs because the reconstructor
-writes the newest material first (so :func:`recall.context.budget.fit_paragraphs`, which
-drops the first paragraphs of documents that grow at the bottom, is the wrong way round
-here). A section none of whose paragraphs fits is left out, heading included; only the
-Bedrock, when not even its first paragraph fits, is cut visibly rather than dropped (and
-when not even that fits, the block is empty: nothing stands in the Bedrock's place).
+writes the newest material first; the context builder, handed a block over its room, cuts
+it the same way round, short-term first and the Bedrock last
+(:func:`recall.context.sections.fit_memory`). A section none of whose paragraphs fits is
+left out, heading included; only the Bedrock, when not even its first paragraph fits, is
+cut visibly rather than dropped (and when not even that fits, the block is empty: nothing
+stands in the Bedrock's place).
 Summaries are whole or absent: a lower-ranked, shorter one may fill room a longer one could
 not. Counts are exact (tiktoken), so the block never exceeds the budget. No deep search
 happens here.

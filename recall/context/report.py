@@ -14,6 +14,7 @@ from ..errors import InputError
 from ..models import Hit
 from .budget import Level, Usage
 from .compaction import Compaction
+from .usage import UsageWarning
 
 __all__ = [
     "AwarenessItem",
@@ -43,7 +44,12 @@ class Cut:
 
 @dataclass(frozen=True)
 class ContextReport:
-    """What went into the context: exact totals, tokens per section, cuts, usage level."""
+    """What went into the context: exact totals, tokens per section, cuts, usage level.
+
+    ``warning`` is the session's usage warning for this build (level, message, suggested
+    action, rounds left; :meth:`recall.Session.warning`): None at normal usage or while
+    that level's cooldown runs.
+    """
 
     total_tokens: int
     budget_tokens: int
@@ -53,6 +59,7 @@ class ContextReport:
     usage: Usage
     history_messages: int
     compaction: dict[str, Any] | None = None  # the session's last: path, score, tokens
+    warning: UsageWarning | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The report as plain JSON-ready data."""
@@ -63,9 +70,10 @@ class ContextReport:
     def __str__(self) -> str:
         parts = ", ".join(f"{k} {v}" for k, v in self.sections.items() if v)
         cuts = "; ".join(f"{c.section}: {c.reason}" for c in self.cuts) or "none"
+        warning = f"; warning: {self.warning.message}" if self.warning else ""
         return (
             f"{self.total_tokens:,}/{self.budget_tokens:,} tokens ({parts}); level "
-            f"{self.level}; {self.history_messages} history messages; cuts: {cuts}"
+            f"{self.level}{warning}; {self.history_messages} history messages; cuts: {cuts}"
         )
 
 

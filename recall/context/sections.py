@@ -1,22 +1,28 @@
-"""The context builder's pure pieces: a build's inputs checked, the system message, the report.
+"""The context builder's pure pieces: a build's inputs checked, the system messages, the report.
 
-:class:`SystemSections` is the system message while it is built: the soul, each section's
-source and fitted text, the cuts made. It counts no tokens: the builder does, with its
-cached counter, and :func:`fit_section` is given the counter to use.
+:class:`SystemSections` is the system part of the context while it is built: the soul, each
+section's source and fitted text, the cuts made. It becomes two messages: the main system
+message (the soul, then the daily log, awareness and recall sections) and the memory in a
+system message of its own, ``<memory>…</memory>``, right after it (see docs/design.md).
+It counts no tokens: the builder does, with its cached counter, and :func:`fit_section` is
+given the counter to use. :func:`fit_memory` cuts a memory block by chapter: never the
+Bedrock while it alone fits.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from ..errors import InputError
 from ..models import Hit
 from ..text import Count
-from .budget import fit_items, fit_paragraphs, fit_tail
+from .budget import cut_to_tokens, fit_items, fit_paragraphs, fit_tail, split_blocks
 from .conversation import Conversation
-from .report import ContextReport, Cut, compaction_info, system_text
+from .memory_block import CHAPTER_HEADINGS, SHORT_TERM_HEADING
+from .report import ContextReport, Cut, compaction_info, cut_reason, system_text
 from .session import Session
 
 __all__ = [
@@ -26,14 +32,25 @@ __all__ = [
     "check_build",
     "context_report",
     "drop_repeated",
+    "fit_memory",
     "fit_section",
     "repeated_cut",
+    "section_reason",
 ]
 
-#: The system message's sections after the soul, in message order.
+#: The system sections after the soul: the memory in a message of its own, the others in
+#: the main system message in this order.
 SECTIONS: Final = ("memory", "daily_log", "awareness", "recall")
 #: When the system sections together are over budget, these give way first (soul never).
 SACRIFICE: Final = ("recall", "daily_log", "awareness", "memory")
+_BEDROCK: Final = CHAPTER_HEADINGS["Bedrock"]
+#: A memory block's chapters in the order their paragraphs give way; the Bedrock comes last.
+_GIVE_WAY: Final = (
+    SHORT_TERM_HEADING,
+    CHAPTER_HEADINGS["Dynamic"],
+    CHAPTER_HEADINGS["Evolutionary"],
+)
+_CHAPTERS: Final = frozenset({_BEDROCK, *_GIVE_WAY})
 
 
 def check_build(
@@ -88,25 +105,95 @@ def repeated_cut(previous: Cut | None, repeated: int, before: int, after: int) -
     return Cut("recall", why, before, after)
 
 
-def fit_section(name: str, text: str, budget: int, count: Count) -> tuple[str, int]:
-    """Section ``name``'s ``text`` within ``budget``, and how many paragraphs, lines or
-    items went: the memory loses its oldest paragraphs (headings kept), the daily log its
-    oldest lines; awareness and recall are items in priority order and lose the last."""
+def fit_section(name: str, text: str, budget: int, count: Count) -> tuple[str, int, str]:
+    """Section ``name``'s ``text`` within ``budget``, how many paragraphs, lines or items
+    went, and a note on the memory's chapters (:func:`fit_memory`; else ``""``): the memory
+    loses paragraphs (headings kept), the daily log its oldest lines; awareness and recall
+    are items in priority order and lose the last."""
+    note = ""
     if name == "memory":
-        fitted, dropped = fit_paragraphs(text, budget, count)
+        fitted, dropped, note = fit_memory(text, budget, count)
     elif name == "daily_log":
         fitted, dropped = fit_tail([ln for ln in text.split("\n") if ln.strip()], budget, count)
     else:
         fitted, dropped = fit_items(text.split("\n"), budget, count)
-    return fitted, 0 if fitted == text else dropped
+    return fitted, 0 if fitted == text else dropped, "" if fitted == text else note
+
+
+def fit_memory(text: str, budget: int, count: Count) -> tuple[str, int, str]:
+    """A memory ``text`` within ``budget``: (text, paragraphs dropped, note on what went).
+
+    A block in the chapters ``get_relevant_memories`` writes (``## Bedrock``, ``##
+    Evolutionary``, ``## Dynamic``, ``## Short-term``) gives way by chapter: any text before
+    the first chapter, then the short-term summaries, then Dynamic, then Evolutionary, then
+    the other chapters' headings; the Bedrock is never cut while it alone fits the budget,
+    and then only its beginning is kept, visibly cut (the note says so). Within a chapter
+    the last paragraphs go first: the summaries are ranked best first and the chapters are
+    written newest first (see docs/design.md). Any other text is cut by
+    :func:`~recall.context.budget.fit_paragraphs` (oldest paragraphs first, headings kept).
+    """
+    blocks = split_blocks(text)
+    chapter, where = "", []
+    for head, block in blocks:
+        chapter = block.strip() if head and block.strip() in _CHAPTERS else chapter
+        where.append(chapter)
+    if not any(where):
+        fitted, dropped = fit_paragraphs(text, budget, count)
+        return fitted, dropped, ""
+    paras = [i for i, (head, _) in enumerate(blocks) if not head]
+    if count(text) <= budget:
+        return text, 0, ""
+    order = [i for i in paras if not where[i]]
+    for name in _GIVE_WAY:
+        order += reversed([i for i in paras if where[i] == name])
+    order += reversed([i for i, (head, _) in enumerate(blocks) if head and where[i] != _BEDROCK])
+    costs = [count(b) + 1 for _, b in blocks]  # +1: the blank line joining blocks
+    keep = [True] * len(blocks)
+    total = sum(costs)
+    lost: Counter[str] = Counter()
+    for i in [*order, -1]:
+        if total <= budget or i < 0:  # the estimate fits (or all went): check exactly
+            out = "\n\n".join(b for k, (_, b) in enumerate(blocks) if keep[k])
+            if out and count(out) <= budget:
+                return out, sum(lost.values()), _memory_note(lost, _BEDROCK in where, False)
+        if i < 0:
+            break
+        keep[i] = False
+        total -= costs[i]
+        lost[where[i][3:] or "text before the chapters"] += 0 if blocks[i][0] else 1
+    # Not even the Bedrock alone fits: its beginning, cut visibly, beats no Bedrock at all.
+    bedrock = "\n\n".join(b for k, (_, b) in enumerate(blocks) if where[k] == _BEDROCK)
+    others = [i for i in order if not blocks[i][0]]  # without a Bedrock: the last to go
+    last = bedrock or (blocks[others[-1]][1] if others else "")
+    out = cut_to_tokens(last, budget, count) if budget > 0 else ""
+    if bedrock and len(out.split("…[truncated ")[0]) <= len(_BEDROCK) + 2:
+        out = ""  # a cut that keeps none of the Bedrock's own text is no Bedrock
+    lost["Bedrock"] = sum(1 for i in paras if where[i] == _BEDROCK and blocks[i][1] not in out)
+    return out, sum(lost.values()), _memory_note(lost, bool(bedrock), True)
+
+
+def _memory_note(lost: Counter[str], bedrock: bool, cut: bool) -> str:
+    parts = ", ".join(f"{n} {name}" for name, n in lost.items() if n and name != "Bedrock")
+    if bedrock:
+        state = "the Bedrock alone is over the room: cut" if cut else "the Bedrock kept whole"
+        parts = f"{parts}; {state}" if parts else state
+    return parts
+
+
+def section_reason(name: str, dropped: int, note: str, what: str) -> str:
+    """Why section ``name`` was cut, in words for the report (``note``: see fit_section)."""
+    if not note:
+        return cut_reason(name, dropped, what)
+    return f"over {what}: dropped {dropped} paragraphs ({note})"
 
 
 @dataclass
 class SystemSections:
-    """The system message while it is built: the soul, then the sections that fit.
+    """The system messages while they are built: the soul, then the sections that fit.
 
-    ``limit`` is what the message's text may hold (the system budget, or less where the
-    window beside the user's turn is smaller); ``wraps`` each section's tags and join.
+    ``limit`` is what the messages may hold less the main one's overhead (the system
+    budget, or less where the window beside the user's turn is smaller); ``wraps`` each
+    section's tags and join (the memory's: its tags and its own message's overhead).
     """
 
     soul: str
@@ -118,8 +205,20 @@ class SystemSections:
     cuts: dict[str, Cut] = field(default_factory=dict)
 
     def text(self) -> str:
-        """The system message as it stands: the soul, then each section in its tags."""
-        return system_text(self.soul, self.content)
+        """The main system message as it stands: the soul, then each section in its tags,
+        all but the memory."""
+        return system_text(self.soul, {k: v for k, v in self.content.items() if k != "memory"})
+
+    def memory_text(self) -> str:
+        """The memory message's content, ``<memory>…</memory>``; ``""`` without a memory."""
+        memory = self.content.get("memory")
+        return system_text("", {"memory": memory}) if memory else ""
+
+    def messages(self) -> list[dict[str, Any]]:
+        """The main system message, then the memory's own system message if there is one."""
+        main = {"role": "system", "content": self.text()}
+        memory = self.memory_text()
+        return [main, {"role": "system", "content": memory}] if memory else [main]
 
     def keep(self, name: str, fitted: str, tokens: int) -> int:
         """Section ``name`` now holds ``fitted``; its tokens, 0 when it went empty (an
@@ -131,7 +230,7 @@ class SystemSections:
         return 0
 
     def tokens(self) -> dict[str, int]:
-        """Tokens of each section in the message, tags included (0 when left out)."""
+        """Tokens of each section, tags included (0 when left out)."""
         return {
             k: (self.content[k][1] + self.wraps[k] if k in self.content else 0) for k in SECTIONS
         }
@@ -145,7 +244,8 @@ def context_report(
     user_tokens: int,
     window: int,
 ) -> ContextReport:
-    """The report of one build: tokens per section, the cuts in the order made, usage."""
+    """The report of one build: tokens per section, the cuts in the order made, usage, and
+    the session's usage warning (asking for it starts that level's cooldown)."""
     sections = {
         "soul": system.soul_tokens,
         **system.tokens(),
@@ -169,4 +269,5 @@ def context_report(
         usage=usage,
         history_messages=len(conversation.history),
         compaction=compaction_info(session.compactions),
+        warning=session.warning(),
     )

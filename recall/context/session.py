@@ -2,43 +2,38 @@
 
 History is budgeted in tokens, not messages, and tool calls are first-class history
 (:mod:`recall.context.tool_calls`: input cut at 500 characters, results at 1,000, visibly).
-Usage is shown as a level (normal, warning 60%, urgent 80%, critical 92%), rounds left and a
-text bar; where these defaults come from: see docs/design.md. When the history reaches
-``compact_threshold_tokens`` (or the critical level) the older messages are compacted
-(:mod:`recall.context.compaction`); a session bound to a memory sends the summary through
-``update_memory``.
+Usage is measured against the model's window (:mod:`recall.context.usage`): a level
+(normal, warning 60%, urgent 80%, critical 92%), rounds left and a text bar, and a warning
+with a message and a suggested action, each level at most once per cooldown. When the history
+reaches ``compact_threshold_tokens``, or what the session sends the critical level, the older
+messages are compacted (:mod:`recall.context.compaction`); a session bound to a memory sends
+the summary through ``update_memory``, and with ``per_turn_summaries`` each recorded reply's
+summary too (:mod:`recall.context.per_turn`). Where the defaults come from: see
+docs/design.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from ..errors import InputError
+from ..lifecycle.answer import AnswerWithSummary, parse_answer_with_summary
 from ..lifecycle.summarize import Summarizer, make_summarizer
 from ..models import require_user_id
 from ..settings import Settings
 from ..text import Count, message_tokens
-from .budget import Usage, progress_bar, rounds_left, usage_level
+from .budget import Usage
 from .compaction import Compaction, compact_history
 from .inputs import as_settings, check_text, token_counter
+from .per_turn import RecordedTurn, SummarySink, TurnStates
 from .restore import RestoredItem, render_restored
 from .tool_calls import ToolCalls
+from .usage import UsageWarning, UsageWarnings, measure_usage
 
-if TYPE_CHECKING:
-    from ..lifecycle.pipeline import UpdateResult
-
-
-class SummarySink(Protocol):
-    """Where a bound session sends its compaction summaries: a :class:`recall.Memory`."""
-
-    @property
-    def settings(self) -> Settings: ...
-
-    def update_memory(self, states: str, *, user_id: str) -> UpdateResult: ...
-
-
-# as_settings is re-exported: it lived here before moving to recall.context.inputs.
+# as_settings is re-exported: it lived here before moving to recall.context.inputs;
+# SummarySink before moving to recall.context.per_turn.
 __all__ = ["Session", "SummarySink", "Usage", "as_settings"]
 
 
@@ -46,7 +41,9 @@ class Session:
     """The conversation so far; bound to a memory (``memory`` + ``user_id``) or not.
 
     Messages are plain OpenAI chat dicts; treat what :attr:`messages` returns as read-only.
-    With ``auto_compact`` (the default) adding a message past the threshold compacts.
+    With ``auto_compact`` (the default) adding a message past the threshold compacts. With
+    ``per_turn_summaries`` (a bound session) :meth:`record_reply` sends each turn's summary
+    to the memory. ``clock`` times the warnings' cooldown.
     """
 
     def __init__(
@@ -57,9 +54,13 @@ class Session:
         settings: Settings | Mapping[str, Any] | None = None,
         summarizer: Summarizer | None = None,
         auto_compact: bool = True,
+        per_turn_summaries: bool = False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if memory is not None and user_id is None:
             raise InputError("a Session bound to a memory needs user_id=... to store summaries")
+        if per_turn_summaries and memory is None:
+            raise InputError("per_turn_summaries needs a memory: Session(memory, user_id, ...)")
         if user_id is not None:
             user_id = require_user_id(user_id)
         self.memory = memory
@@ -79,6 +80,9 @@ class Session:
         self.restored_message: dict[str, Any] | None = None
         self.restored_tokens = 0
         self.compactions: list[Compaction] = []
+        self._warnings = UsageWarnings(self.settings.context.warning_cooldown_s, clock)
+        threshold = self.settings.lifecycle.summarize_threshold_tokens
+        self._states = TurnStates(threshold) if per_turn_summaries else None
 
     @classmethod
     def from_messages(cls, messages: Iterable[Mapping[str, Any]], **kwargs: Any) -> Session:
@@ -113,40 +117,41 @@ class Session:
     def __len__(self) -> int:
         return len(self._messages)
 
+    @property
+    def sent_tokens(self) -> int:
+        """What the session sends the model: the history, the compaction summary and the
+        restored items (the system prompt and the next user turn come on top)."""
+        return self.tokens + self.restored_tokens
+
     def usage(self) -> Usage:
-        """Tokens used of ``history_budget_tokens``, level, estimated rounds left, bar."""
-        s = self.settings
-        used, budget = self.tokens, s.context.history_budget_tokens
-        ratio = used / budget
+        """:attr:`sent_tokens` of ``context_window_tokens``: the level, rounds left, a bar.
+
+        A round costs the history's average per user turn; before the first, 1.75% of the
+        window (see docs/design.md)."""
         rounds = sum(1 for m in self._messages if m["role"] == "user")
-        # The default assumes 1.75% of the budget per round (see docs/design.md); our own
-        # average is better once known.
-        per_round = self._total / rounds if rounds else s.context.round_share_estimate * budget
-        level = usage_level(
-            ratio,
-            warning=s.context.warning_ratio,
-            urgent=s.context.urgent_ratio,
-            critical=s.context.critical_ratio,
+        c = self.settings.context
+        return measure_usage(
+            self.sent_tokens, history_tokens=self._total, rounds=rounds, settings=c
         )
-        left = rounds_left(used, budget, critical=s.context.critical_ratio, per_round=per_round)
-        return Usage(used, budget, ratio, level, left, progress_bar(ratio))
+
+    def warning(self) -> UsageWarning | None:
+        """The usage warning to show now: None at normal usage or when the same level
+        warned within ``warning_cooldown_s``; critical always (also right after the
+        critical level forced a compaction). The builder asks for it on every build."""
+        return self._warnings.next(self.usage(), auto_compact=self.auto_compact)
 
     def needs_compaction(self) -> bool:
-        """True at ``compact_threshold_tokens`` or at the critical level, once the messages
-        have grown halfway from the target back to the threshold since the last compaction.
+        """True at ``compact_threshold_tokens`` or when :attr:`sent_tokens` reach the
+        critical level of the window, once the messages have grown halfway from the target
+        back to the lower of the two since the last compaction.
 
         The second condition stops thrashing: a summary plus the kept messages can be over
         the threshold on their own, and compacting again after every message would only
         summarize the summary."""
-        s = self.settings
-        full = (
-            self.tokens >= s.context.compact_threshold_tokens
-            or self.tokens >= s.context.critical_ratio * s.context.history_budget_tokens
-        )
-        grown = (
-            self._total
-            >= (s.context.compact_target_tokens + s.context.compact_threshold_tokens) / 2
-        )
+        c = self.settings.context
+        trigger = min(c.compact_threshold_tokens, c.critical_ratio * c.context_window_tokens)
+        full = self.tokens >= c.compact_threshold_tokens or self.sent_tokens >= trigger
+        grown = self._total >= (min(c.compact_target_tokens, trigger) + trigger) / 2
         return full and (self.summary is None or grown)
 
     # --- adding -------------------------------------------------------------------------
@@ -171,9 +176,11 @@ class Session:
             # The last message is the assistant's, so no result follows it yet: the call
             # joins it (parallel calls, or text then a call); its tokens are counted again.
             last["tool_calls"] = [*(last.get("tool_calls") or []), call]
-            self._total -= self._tokens[-1]
+            before = self._tokens[-1]
             self._tokens[-1] = self._cost(last)
-            self._total += self._tokens[-1]
+            self._total += self._tokens[-1] - before
+            if self._states is not None:
+                self._states.grew(self._tokens[-1] - before)
         else:
             self._calls.require_none_pending("a new tool call")
             self._append({"role": "assistant", "content": None, "tool_calls": [call]}, check=False)
@@ -205,6 +212,25 @@ class Session:
                 f"role {role!r} does not belong in a session: use user, assistant or tool "
                 "(the system prompt is the builder's soul)"
             )
+
+    def record_reply(self, reply: str | AnswerWithSummary) -> RecordedTurn:
+        """Record the model's reply: its answer joins the history; with
+        ``per_turn_summaries`` the turn's summary goes to ``update_memory(...,
+        background=True)``, or the states once they reach ``summarize_threshold_tokens``.
+
+        ``reply`` is the model's ``{"answer", "summary"}`` JSON text (read by
+        :func:`~recall.lifecycle.answer.parse_answer_with_summary`, which never fails) or
+        what :func:`~recall.lifecycle.answer.ask_with_summary` returned."""
+        if not isinstance(reply, AnswerWithSummary):
+            chars = self.settings.lifecycle.answer_summary_chars
+            reply = parse_answer_with_summary(check_text(reply, "reply"), fallback_chars=chars)
+        self.add_assistant(reply.answer)
+        if self._states is None or self.memory is None or self.user_id is None:
+            return RecordedTurn(reply, None, None)
+        if not reply.summary.strip():  # an empty answer: nothing worth remembering
+            return RecordedTurn(reply, None, None)
+        sent, update = self._states.send(self.memory, self.user_id, reply.summary)
+        return RecordedTurn(reply, sent, update)
 
     # --- compaction ---------------------------------------------------------------------
     @property
@@ -259,7 +285,12 @@ class Session:
         self._messages.append(message)
         self._tokens.append(tokens)
         self._total += tokens
+        if self._states is not None:
+            self._states.add(message, tokens)
         # Not while a call waits for its result: compaction would keep the pair anyway,
         # but summarizing half a tool exchange helps nobody.
         if check and self.auto_compact and not self._calls.pending and self.needs_compaction():
+            usage = self.usage()
+            if usage.level == "critical":
+                self._warnings.compacting(usage)
             self.compact()

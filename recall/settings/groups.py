@@ -205,6 +205,7 @@ class ContextSettings(_Group):
     soul_budget_tokens: int = Field(3_000, ge=0, description="Soul section; never cut.")
     memory_budget_tokens: int = Field(4_000, ge=0, description="Memory section.")
     daily_log_budget_tokens: int = Field(2_000, ge=0, description="Daily log section.")
+    daily_log_entry_tokens: int = Field(120, ge=8, description="Daily log: one entry's line.")
     awareness_budget_tokens: int = Field(2_000, ge=0, description="Awareness section.")
     recall_budget_tokens: int = Field(3_000, ge=0, description="deep_recall results section.")
     system_budget_tokens: int = Field(15_000, ge=1, description="All system sections.")
@@ -214,7 +215,8 @@ class ContextSettings(_Group):
     warning_ratio: float = Field(0.60, gt=0, lt=1, description="Usage warning level.")
     urgent_ratio: float = Field(0.80, gt=0, lt=1, description="Usage urgent level.")
     critical_ratio: float = Field(0.92, gt=0, le=1, description="Usage critical: compact now.")
-    quality_threshold: float = Field(0.6, ge=0, le=1, description="Summary quality gate threshold.")
+    warning_cooldown_s: float = Field(300.0, ge=0, description="Time before a level warns again.")
+    quality_threshold: float = Field(0.8, ge=0, le=1, description="Summary quality gate threshold.")
     truncate_keep_ratio: float = Field(
         0.3, gt=0, le=1, description="Fallback truncation keeps the newest share."
     )
@@ -242,8 +244,8 @@ class ContextSettings(_Group):
     round_share_estimate: float = Field(
         0.0175, gt=0, le=1, description="Budget share of one round before history exists."
     )
-    quality_weights: tuple[float, float, float] = Field(
-        (0.3, 0.5, 0.2), description="Quality gate: section coverage, key info, compression."
+    quality_weights: tuple[float, float, float, float] = Field(
+        (0.3, 0.4, 0.2, 0.1), description="Weights: coverage, key info, continuity, compression."
     )
     quality_max_ratio: float = Field(
         0.15, gt=0, le=1, description="Summary/original tokens at or under this scores full."
