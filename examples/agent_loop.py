@@ -1,11 +1,13 @@
-"""An agent loop with recall: budgeted context, the deep_recall tool, compaction into memory.
+"""An agent loop with recall: budgeted context, the deep_recall tool, memory that builds up.
 
 Each turn: build the context (soul, memory, awareness, history, the user's turn) within
 its budgets, ask the model with ``tools=[recall.DEEP_RECALL_TOOL]``; when the model calls
 the tool, answer it with ``mem.handle_tool_call``, put the call and its result into the
 session (the result is fitted to the recall budget) and ask again with the turn continued
-(``user_input=None``). The session compacts itself by tokens and sends its summaries to
-the memory through ``update_memory``.
+(``user_input=None``). The model answers with ``{"answer", "summary"}`` JSON
+(``ANSWER_INSTRUCTION``); ``session.record_reply`` keeps the answer and sends the turn's
+summary to ``update_memory`` in the background, so even a short chat leaves memory that a
+later session recalls. Usage warnings print when the report carries one.
 
     # against any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY):
     python examples/agent_loop.py --model gpt-4o-mini
@@ -26,14 +28,18 @@ from typing import Any
 import recall
 from recall.context.builder import ContextBuilder
 from recall.context.session import Session
+from recall.lifecycle.answer import ANSWER_INSTRUCTION, with_instruction
 
 SOUL = (
     "You are Lark, a concise assistant with a long-term memory. When the user asks you to "
     "remember something from earlier conversations, call deep_recall before answering."
 )
-TURNS = [
+# A first session tells the assistant two facts; a later one asks for them back.
+FIRST_SESSION = [
     "We picked Redis for the session cache and Postgres 16 for the main database.",
     "The staging deploy failed with OOMKilled at 512Mi; we raised the limit to 1Gi.",
+]
+LATER_SESSION = [
     "帮我回忆一下，我们的 session cache 用的是什么？",
     "Try to remember: what limit did we set after the OOMKilled error?",
 ]
@@ -67,13 +73,18 @@ def dry_run_model(messages: list[dict[str, Any]], _tools: list[dict[str, Any]]) 
         return SimpleNamespace(content=None, tool_calls=[call])
     if last["role"] == "tool":
         results = json.loads(last["content"]).get("results") or [{"text": "nothing found"}]
-        return SimpleNamespace(content=f"From memory: {results[0]['text']}", tool_calls=None)
-    return SimpleNamespace(content="Noted.", tool_calls=None)
+        answer = f"From memory: {results[0]['text']}"
+        return SimpleNamespace(
+            content=json.dumps({"answer": answer, "summary": ""}), tool_calls=None
+        )
+    # A statement: acknowledge it, and summarize the turn as what the user said.
+    reply = {"answer": "Noted.", "summary": f"The user said: {last['content']}"}
+    return SimpleNamespace(content=json.dumps(reply), tool_calls=None)
 
 
 def run(mem: recall.Memory, user_id: str, ask: Model, turns: list[str]) -> list[str]:
     """Run ``turns`` through the loop; returns the assistant's answers."""
-    session = Session(mem, user_id)
+    session = Session(mem, user_id, per_turn_summaries=True)
     builder = ContextBuilder(mem.settings)
     tools = [recall.DEEP_RECALL_TOOL]
     answers = []
@@ -90,7 +101,9 @@ def run(mem: recall.Memory, user_id: str, ask: Model, turns: list[str]) -> list[
                 awareness=tools,
             )
             print(f"  [context] {built.report}")
-            reply = ask(built.messages, tools)
+            if built.report.warning is not None:
+                print(f"  [warning] {built.report.warning.message}")
+            reply = ask(with_instruction(built.messages, ANSWER_INSTRUCTION), tools)
             if user_input is not None:
                 session.add_user(user_input)
                 user_input = None  # from here on the turn continues inside the session
@@ -100,10 +113,12 @@ def run(mem: recall.Memory, user_id: str, ask: Model, turns: list[str]) -> list[
                 session.add_tool_use(call.function.name, call.function.arguments, call.id)
                 message = mem.handle_tool_call(call, user_id=user_id)
                 session.add_tool_result(call.id, message["content"])
-        answer = reply.content or ""
-        session.add_assistant(answer)
-        answers.append(answer)
-        print(f"user: {turn}\nassistant: {answer}\n  [usage] {session.usage()}")
+        recorded = session.record_reply(reply.content or "")
+        answers.append(recorded.reply.answer)
+        print(f"user: {turn}\nassistant: {recorded.reply.answer}")
+        if recorded.sent:
+            print(f"  [memory] stored the turn's summary: {recorded.reply.summary}")
+        print(f"  [usage] {session.usage()}")
     return answers
 
 
@@ -120,10 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(args.path or tmp)
         with recall.open(path) as mem:
-            # What earlier sessions left behind, so that the recall turns find something.
-            mem.add(TURNS[0], user_id=args.user)
-            mem.add(TURNS[1], user_id=args.user)
-            run(mem, args.user, ask, TURNS[2:])
+            print("--- a first session")
+            run(mem, args.user, ask, FIRST_SESSION)
+            mem.flush()  # the per-turn summaries are written by a background worker
+            print("--- a later session: only memory connects it to the first")
+            run(mem, args.user, ask, LATER_SESSION)
     return 0
 
 

@@ -210,3 +210,15 @@ def test_context_command_shows_the_usage_warning(mem: recall.Memory, tmp_path: P
     # Under 60% there is no warning.
     res = runner.invoke(main, [*args, "--json"], env={"RECALL_CONTEXT_WINDOW_TOKENS": "128000"})
     assert json.loads(res.output)["report"]["warning"] is None
+
+
+def test_agent_loop_dry_run_remembers_a_first_session_in_a_later_one(
+    embedder: recall.Embedder, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The first session only states facts; the model's per-turn summaries are all that
+    # carries them to the later session, which finds them through deep_recall.
+    example = load_example()
+    assert example.main(["--dry-run", "--path", str(tmp_path / "mem")]) == 0
+    later = capsys.readouterr().out.split("--- a later session", 1)[1]
+    assert "From memory: The user said: We picked Redis" in later
+    assert "we raised the limit to 1Gi" in later
