@@ -8,6 +8,15 @@ hits = mem.deep_recall("what did we decide about the cache?", user_id="u1")
 
 from .context.builder import ContextBuilder
 from .context.facts import format_memory_for_injection
+from .context.proposal import (
+    DEEP_RECALL_PROMPT_EN,
+    DEEP_RECALL_PROMPT_ZH,
+    Proposal,
+    ProposalDecision,
+    ProposalState,
+    classify_consent,
+    is_recall_proposal,
+)
 from .context.report import BuiltContext, ContextReport
 from .context.session import Session
 from .errors import (
@@ -36,6 +45,8 @@ __all__ = [
     "ConfigError",
     "ContextBuilder",
     "ContextReport",
+    "DEEP_RECALL_PROMPT_EN",
+    "DEEP_RECALL_PROMPT_ZH",
     "DEEP_RECALL_TOOL",
     "DeepRecallArgs",
     "Embedder",
@@ -47,6 +58,9 @@ __all__ = [
     "LongTerm",
     "Memory",
     "MiniLMEmbedder",
+    "Proposal",
+    "ProposalDecision",
+    "ProposalState",
     "RecallError",
     "Record",
     "Session",
@@ -54,11 +68,13 @@ __all__ = [
     "StoreError",
     "USEEmbedder",
     "UpdateResult",
+    "classify_consent",
     "count_tokens",
     "estimate_tokens",
     "format_memory_for_injection",
     "fuse_linear",
     "fuse_rrf",
+    "is_recall_proposal",
     "load_embedder",
     "load_spec",
     "minmax",

@@ -124,10 +124,11 @@ def fit_memory(text: str, budget: int, count: Count) -> tuple[str, int, str]:
     """A memory ``text`` within ``budget``: (text, paragraphs dropped, note on what went).
 
     A block in the chapters ``get_relevant_memories`` writes (``## Bedrock``, ``##
-    Evolutionary``, ``## Dynamic``, ``## Short-term``) gives way by chapter: any text before
-    the first chapter, then the short-term summaries, then Dynamic, then Evolutionary, then
-    the other chapters' headings; the Bedrock is never cut while it alone fits the budget,
-    and then only its beginning is kept, visibly cut (the note says so). Within a chapter
+    Evolutionary``, ``## Dynamic``, ``## Short-term``) gives way by chapter: any text outside
+    them (before the first, or under a heading that names none), then the short-term
+    summaries, then Dynamic, then Evolutionary, then the other chapters' headings; the
+    Bedrock is never cut while it alone fits the budget, and then only its beginning is kept,
+    visibly cut (the note says so). Within a chapter
     the last paragraphs go first: the summaries are ranked best first and the chapters are
     written newest first (see docs/design.md). Any other text is cut by
     :func:`~recall.context.budget.fit_paragraphs` (oldest paragraphs first, headings kept).
@@ -135,7 +136,8 @@ def fit_memory(text: str, budget: int, count: Count) -> tuple[str, int, str]:
     blocks = split_blocks(text)
     chapter, where = "", []
     for head, block in blocks:
-        chapter = block.strip() if head and block.strip() in _CHAPTERS else chapter
+        if head:  # a heading that names no chapter ends the chapter before it
+            chapter = block.strip() if block.strip() in _CHAPTERS else ""
         where.append(chapter)
     if not any(where):
         fitted, dropped = fit_paragraphs(text, budget, count)
@@ -160,7 +162,7 @@ def fit_memory(text: str, budget: int, count: Count) -> tuple[str, int, str]:
             break
         keep[i] = False
         total -= costs[i]
-        lost[where[i][3:] or "text before the chapters"] += 0 if blocks[i][0] else 1
+        lost[where[i][3:] or "text outside the chapters"] += 0 if blocks[i][0] else 1
     # Not even the Bedrock alone fits: its beginning, cut visibly, beats no Bedrock at all.
     bedrock = "\n\n".join(b for k, (_, b) in enumerate(blocks) if where[k] == _BEDROCK)
     others = [i for i in order if not blocks[i][0]]  # without a Bedrock: the last to go
