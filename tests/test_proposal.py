@@ -258,3 +258,19 @@ def test_the_names_are_public() -> None:
         "is_recall_proposal",
     ):
         assert name in recall.__all__, name
+
+
+def test_a_session_holds_the_proposal_and_reads_the_users_answer() -> None:
+    from recall.context.proposal import PROPOSAL_ZH
+    from recall.context.session import Session
+
+    s = Session(auto_compact=False)
+    assert not s.add_user("日本旅行的预算怎么安排比较好？").run
+    s.add_assistant(PROPOSAL_ZH)
+    assert s.proposal.pending is not None
+    decision = s.add_user("好的")
+    assert decision.run and decision.outcome == "consent" and decision.query
+    assert s.proposal.pending is None  # answered: a later "ok" runs nothing
+    s.add_assistant(PROPOSAL_ZH)
+    refused = s.add_user("算了，不用了")
+    assert not refused.run and refused.outcome == "refusal"

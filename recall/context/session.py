@@ -28,6 +28,7 @@ from .budget import Usage
 from .compaction import Compaction, compact_history
 from .inputs import as_settings, check_text, token_counter
 from .per_turn import RecordedTurn, SummarySink, TurnStates
+from .proposal import ProposalDecision, ProposalState
 from .restore import RestoredItem, render_restored
 from .tool_calls import ToolCalls
 from .usage import UsageWarning, UsageWarnings, measure_usage
@@ -81,6 +82,7 @@ class Session:
         self.restored_tokens = 0
         self.compactions: list[Compaction] = []
         self._warnings = UsageWarnings(self.settings.context.warning_cooldown_s, clock)
+        self.proposal = ProposalState()  # the model's pending offer to recall more deeply
         threshold = self.settings.lifecycle.summarize_threshold_tokens
         self._states = TurnStates(threshold) if per_turn_summaries else None
 
@@ -155,15 +157,17 @@ class Session:
         return full and (self.summary is None or grown)
 
     # --- adding -------------------------------------------------------------------------
-    def add_user(self, content: str) -> None:
-        """Append the user's message."""
+    def add_user(self, content: str) -> ProposalDecision:
+        """Append the user's message; returns what it says to a pending recall proposal."""
         self._calls.require_none_pending("a user message")
         self._append({"role": "user", "content": check_text(content, "user content")})
+        return self.proposal.on_user(content)
 
     def add_assistant(self, content: str) -> None:
         """Append the assistant's reply."""
         self._calls.require_none_pending("an assistant message")
         self._append({"role": "assistant", "content": check_text(content, "assistant content")})
+        self.proposal.on_assistant(content)
 
     def add_tool_use(self, name: str, input: Any, tool_use_id: str) -> None:
         """Record a tool call (input cut at ``tool_input_chars``, visibly).
