@@ -2,7 +2,9 @@
 
 The real ``openai`` client talks to it over HTTP. Replies come from a script: a string is
 an assistant message's content, a dict ``{"tool_calls": [...]}`` an assistant message that
-calls tools (OpenAI wire format). Every request body is recorded.
+calls tools (OpenAI wire format), an int an HTTP error with that status. The
+``response_format`` types in ``rejects`` are refused with a 400, as older compatible servers
+refuse types they lack. Every request body is recorded.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ class ChatServer(ThreadingHTTPServer):
 
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
-        self.script: list[str | dict[str, Any]] = []
+        self.script: list[str | dict[str, Any] | int] = []
+        self.rejects: set[str] = set()
         self.requests: list[dict[str, Any]] = []
 
     @property
@@ -39,7 +42,14 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.server.requests.append(body)
+        kind = (body.get("response_format") or {}).get("type")
+        if kind in self.server.rejects:
+            self._send(400, {"error": {"message": f"{kind} is not supported", "type": "bad"}})
+            return
         reply = self.server.script.pop(0) if self.server.script else "ok"
+        if isinstance(reply, int):
+            self._send(reply, {"error": {"message": "scripted failure", "type": "server_error"}})
+            return
         message: dict[str, Any] = {"role": "assistant", "content": None}
         if isinstance(reply, str):
             message["content"] = reply
@@ -59,8 +69,11 @@ class _Handler(BaseHTTPRequestHandler):
             ],
             "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
         }
+        self._send(200, payload)
+
+    def _send(self, status: int, payload: dict[str, Any]) -> None:
         data = json.dumps(payload).encode()
-        self.send_response(200)
+        self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()

@@ -9,12 +9,10 @@ HTTP 400. The memory is real (SQLite, embedded Chroma, the packaged embedders).
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
+from chat_server import ChatServer, running
 
 import recall
 from recall.context.builder import ContextBuilder
@@ -26,74 +24,14 @@ from recall.llm import LLMClient
 SOUL = "You are Lark, a careful assistant."
 
 
-class Endpoint(ThreadingHTTPServer):
-    """Scripted replies (a content string, or an HTTP status); the response_format types
-    in ``rejects`` are refused with a 400, as a server that lacks them does."""
-
-    daemon_threads = True
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.script: list[str | int] = []
-        self.rejects: set[str] = set()
-        self.requests: list[dict[str, Any]] = []
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: Endpoint
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.server.requests.append(body)
-        kind = (body.get("response_format") or {}).get("type")
-        if kind in self.server.rejects:
-            self._send(400, {"error": {"message": f"{kind} is not supported", "type": "bad"}})
-            return
-        reply = self.server.script.pop(0) if self.server.script else "ok"
-        if isinstance(reply, int):
-            self._send(reply, {"error": {"message": "scripted failure", "type": "server_error"}})
-            return
-        choice = {"index": 0, "message": {"role": "assistant", "content": reply}}
-        self._send(
-            200,
-            {
-                "id": "chatcmpl-test",
-                "object": "chat.completion",
-                "created": 1_700_000_000,
-                "model": body["model"],
-                "choices": [{**choice, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
-            },
-        )
-
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+@pytest.fixture
+def endpoint() -> Iterator[ChatServer]:
+    with running() as srv:
+        yield srv
 
 
 @pytest.fixture
-def endpoint() -> Iterator[Endpoint]:
-    srv = Endpoint()
-    thread = threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-
-
-@pytest.fixture
-def client(endpoint: Endpoint) -> LLMClient:
+def client(endpoint: ChatServer) -> LLMClient:
     return LLMClient("test-model", base_url=endpoint.url, api_key="sk-test", timeout_s=5)
 
 
@@ -107,7 +45,9 @@ MESSAGES = [
 ]
 
 
-def test_asks_with_a_json_schema_and_the_instruction(endpoint: Endpoint, client: LLMClient) -> None:
+def test_asks_with_a_json_schema_and_the_instruction(
+    endpoint: ChatServer, client: LLMClient
+) -> None:
     endpoint.script = [reply("Booked for June 4.", "User booked the Lisbon trip for June 4.")]
     out = ask_with_summary(client, MESSAGES)
     assert (out.answer, out.summary, out.parsed) == (
@@ -133,7 +73,7 @@ def test_without_a_system_message_the_instruction_comes_first() -> None:
 
 
 def test_a_400_on_json_schema_falls_back_to_json_mode(
-    endpoint: Endpoint, client: LLMClient
+    endpoint: ChatServer, client: LLMClient
 ) -> None:
     endpoint.rejects = {"json_schema"}
     endpoint.script = ['```json\n{"answer": "Yes.", "summary": "User asked; said yes."}\n```']
@@ -144,7 +84,7 @@ def test_a_400_on_json_schema_falls_back_to_json_mode(
 
 
 def test_no_json_support_at_all_degrades_to_the_fallback_parser(
-    endpoint: Endpoint, client: LLMClient
+    endpoint: ChatServer, client: LLMClient
 ) -> None:
     endpoint.rejects = {"json_schema", "json_object"}
     text = "Sure! The flight TP1337 leaves Lisbon at 09:05 on June 4, gate 12, boarding 08:35. " * 2
@@ -154,7 +94,7 @@ def test_no_json_support_at_all_degrades_to_the_fallback_parser(
     assert [("response_format" in r) for r in endpoint.requests] == [True, True, False]
 
 
-def test_a_failing_endpoint_is_an_llm_error(endpoint: Endpoint, client: LLMClient) -> None:
+def test_a_failing_endpoint_is_an_llm_error(endpoint: ChatServer, client: LLMClient) -> None:
     endpoint.script = [500, reply("ok", "fine")]
     assert ask_with_summary(client, MESSAGES).answer == "ok"  # retried once
     endpoint.script = [503, 503]
@@ -182,7 +122,7 @@ TURNS = [
 
 
 def test_a_short_chat_leaves_its_summaries_in_memory(
-    mem: recall.Memory, endpoint: Endpoint, client: LLMClient
+    mem: recall.Memory, endpoint: ChatServer, client: LLMClient
 ) -> None:
     session = Session(mem, "u1", per_turn_summaries=True)
     builder = ContextBuilder(mem.settings)
