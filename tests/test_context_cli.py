@@ -220,5 +220,31 @@ def test_agent_loop_dry_run_remembers_a_first_session_in_a_later_one(
     example = load_example()
     assert example.main(["--dry-run", "--path", str(tmp_path / "mem")]) == 0
     later = capsys.readouterr().out.split("--- a later session", 1)[1]
-    assert "From memory: The user said: We picked Redis" in later
-    assert "we raised the limit to 1Gi" in later
+    explicit, pasted, question, consent = later.split("\nuser: ")[1:]
+    # An explicit request: the model calls the tool and answers from its results.
+    assert "From memory: The user said: We picked Redis" in explicit
+    # A pasted log fills the dry run's 1,500-token window past 60%: the warning shows.
+    assert "[warning] context 6" in pasted and "% warning" in pasted
+    # A question: the model proposes, the session holds the proposal about it...
+    assert "may I?" in question
+    assert "[proposal] pending, about: 'What limit did we set after the OOMKilled error?'" in (
+        question
+    )
+    # ...the user agrees, the host runs deep_recall with that query, the answer uses it.
+    assert "deep_recall('What limit did we set after the OOMKilled error?')" in consent
+    assert "The user said: The staging deploy failed" in consent.split("[context]")[0]
+    assert "assistant: From memory: The user said: The staging deploy" in consent
+    assert "[memory] stored the turn's summary" in consent
+
+
+def test_agent_loop_refused_proposal_runs_no_recall(
+    mem: recall.Memory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    example = load_example()
+    mem.add("The staging deploy hit OOMKilled; we raised the memory limit to 1Gi.", user_id="u4")
+    answers = example.run(
+        mem, "u4", example.dry_run_model, ["What limit did we set?", "No, never mind."]
+    )
+    out = capsys.readouterr().out
+    assert "may I?" in answers[0] and "[proposal] pending" in out
+    assert "[recall]" not in out  # refused: nothing searched
