@@ -1,4 +1,4 @@
-"""The facade: ``recall.open(path)`` returns a :class:`Memory`.
+"""The core of the facade: records in, hits out.
 
 It validates at the edge (pydantic models, ``InputError`` on bad input) and delegates:
 records go to the :class:`~recall.store.Store` first, then to the index sync; queries go
@@ -11,28 +11,27 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
-from . import inputs
-from .errors import IndexStaleError
-from .index.embed import Embedder, load_embedder
-from .index.layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
-from .index.retriever import Retriever
-from .index.spec import IndexSpec, load_spec
-from .index.sync import IndexSync
-from .models import Hit, Record, require_user_id
-from .settings import Settings
-from .store import SQLiteStore
-from .tool import handle_tool_call
+from .. import inputs
+from ..errors import IndexStaleError
+from ..index.embed import Embedder, load_embedder
+from ..index.layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
+from ..index.retriever import Retriever
+from ..index.spec import IndexSpec, load_spec
+from ..index.sync import IndexSync
+from ..models import Hit, Record, require_user_id
+from ..settings import Settings
+from ..store import SQLiteStore
+from ..tool import handle_tool_call
 
 if TYPE_CHECKING:  # the lifecycle is imported lazily at run time
-    from .lifecycle.article import LongTerm
-    from .lifecycle.pipeline import Lifecycle, UpdateResult
+    from ..lifecycle.pipeline import Lifecycle
 
-__all__ = ["Memory", "open"]
+__all__ = ["MemoryCore"]
 
 
-class Memory:
+class MemoryCore:
     """One memory folder: a SQLite store, a Chroma vector index and BM25 partitions."""
 
     def __init__(self, settings: Settings, *, spec: IndexSpec | None = None) -> None:
@@ -181,18 +180,18 @@ class Memory:
         self._close_lifecycle()  # drain the lifecycle's worker before the store goes
         self.store.close()
 
-    def __enter__(self) -> Memory:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # --- lifecycle: delegates to recall.lifecycle.pipeline.Lifecycle, built lazily --------
+    # --- the lifecycle: recall.lifecycle.pipeline.Lifecycle, built lazily ----------------
     def _lifecycle(self) -> Lifecycle:
         with self._embedder_lock:
             life: Lifecycle | None = getattr(self, "_life", None)
             if life is None:
-                from .lifecycle.pipeline import Lifecycle
+                from ..lifecycle.pipeline import Lifecycle
 
                 life = self._life = Lifecycle(
                     self.store,
@@ -206,72 +205,3 @@ class Memory:
         life: Lifecycle | None = getattr(self, "_life", None)
         if life is not None:
             life.close()
-
-    def update_memory(
-        self, states: str | Sequence[Any], *, user_id: str, background: bool = False
-    ) -> UpdateResult:
-        """Store conversation ``states`` (a summary, or chat messages to summarize) as a
-        short-term summary; more than ``short_term_capacity`` promote the oldest into the
-        long-term article. ``background=True`` journals the states and returns at once."""
-        return self._lifecycle().update_memory(states, user_id=user_id, background=background)
-
-    def should_summarize(self, messages: Sequence[Any]) -> bool:
-        """True once ``messages`` reach ``settings.lifecycle.summarize_threshold_tokens``."""
-        return self._lifecycle().should_summarize(messages)
-
-    def long_term(self, user_id: str, version: int | None = None) -> LongTerm:
-        """The user's long-term article (Bedrock/Evolutionary/Dynamic), newest or ``version``."""
-        return self._lifecycle().long_term(user_id, version)
-
-    def short_term(self, user_id: str) -> list[Record]:
-        """The user's current short-term summaries, oldest first."""
-        return self._lifecycle().short_term(user_id)
-
-    def get_relevant_memories(
-        self, user_input: str, *, user_id: str, max_tokens: int | None = None
-    ) -> str:
-        """The memory block to stitch into a prompt, within ``max_tokens`` (default
-        ``settings.context.memory_budget_tokens``).
-
-        The Bedrock chapter whole, then Evolutionary and Dynamic, then the short-term
-        summaries most relevant to ``user_input`` (0.6·similarity + 0.4·recency), as ``## ``
-        sections cut by paragraphs (:mod:`recall.context.memory_block`). No deep search:
-        that stays explicit (:meth:`deep_recall`).
-        """
-        from .context.memory_block import relevant_memories
-
-        uid = inputs.memory_request(user_input, user_id, max_tokens)
-        return relevant_memories(
-            user_input,
-            self.long_term(uid),
-            self.short_term(uid),
-            self.embedder,
-            settings=self.settings,
-            budget=max_tokens,
-        )
-
-    def flush(self, timeout: float | None = None) -> bool:
-        """Wait for background update_memory jobs (also resumes a crashed run's jobs)."""
-        return self._lifecycle().flush(timeout)
-
-
-def open(
-    path: str | Path | None = None,
-    *,
-    chroma_url: str | None = None,
-    settings: Settings | None = None,
-) -> Memory:
-    """Open (or create) the memory folder ``path``: SQLite + Chroma + BM25.
-
-    ``path`` defaults to ``settings.storage.path`` (``RECALL_PATH``, else ``./memory``); with
-    ``chroma_url`` the vectors live on a Chroma server instead of the embedded store.
-    """
-    base = settings or Settings()
-    updates: dict[str, Any] = {}
-    if path is not None:
-        updates["path"] = Path(path)
-    if chroma_url is not None:
-        updates["chroma_url"] = chroma_url
-    if updates:
-        base = base.replace(**updates)
-    return Memory(base)

@@ -1,0 +1,42 @@
+"""The facade: ``recall.open(path)`` returns a :class:`Memory`.
+
+:class:`Memory` is assembled from one part per concern, each a module of its own: the core
+(:mod:`.core`: records in, hits out) and the memory tiers (:mod:`.tiers`: update_memory,
+short-term, the long-term article). None holds retrieval or lifecycle logic of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..settings import Settings
+from .tiers import TierMethods
+
+__all__ = ["Memory", "open"]
+
+
+class Memory(TierMethods):
+    """One memory folder: a SQLite store, a Chroma vector index and BM25 partitions."""
+
+
+def open(
+    path: str | Path | None = None,
+    *,
+    chroma_url: str | None = None,
+    settings: Settings | None = None,
+) -> Memory:
+    """Open (or create) the memory folder ``path``: SQLite + Chroma + BM25.
+
+    ``path`` defaults to ``settings.storage.path`` (``RECALL_PATH``, else ``./memory``); with
+    ``chroma_url`` the vectors live on a Chroma server instead of the embedded store.
+    """
+    base = settings or Settings()
+    updates: dict[str, Any] = {}
+    if path is not None:
+        updates["path"] = Path(path)
+    if chroma_url is not None:
+        updates["chroma_url"] = chroma_url
+    if updates:
+        base = base.replace(**updates)
+    return Memory(base)

@@ -1,0 +1,71 @@
+"""The facade's memory tiers: update_memory, the short-term summaries, the long-term article.
+
+Each method validates its input and delegates to
+:class:`~recall.lifecycle.pipeline.Lifecycle` (built on first use by the core).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .. import inputs
+from .core import MemoryCore
+
+if TYPE_CHECKING:
+    from ..lifecycle.article import LongTerm
+    from ..lifecycle.pipeline import UpdateResult
+    from ..models import Record
+
+__all__ = ["TierMethods"]
+
+
+class TierMethods(MemoryCore):
+    """The lifecycle's half of :class:`recall.Memory`."""
+
+    def update_memory(
+        self, states: str | Sequence[Any], *, user_id: str, background: bool = False
+    ) -> UpdateResult:
+        """Store conversation ``states`` (a summary, or chat messages to summarize) as a
+        short-term summary; more than ``short_term_capacity`` promote the oldest into the
+        long-term article. ``background=True`` journals the states and returns at once."""
+        return self._lifecycle().update_memory(states, user_id=user_id, background=background)
+
+    def should_summarize(self, messages: Sequence[Any]) -> bool:
+        """True once ``messages`` reach ``settings.lifecycle.summarize_threshold_tokens``."""
+        return self._lifecycle().should_summarize(messages)
+
+    def long_term(self, user_id: str, version: int | None = None) -> LongTerm:
+        """The user's long-term article (Bedrock/Evolutionary/Dynamic), newest or ``version``."""
+        return self._lifecycle().long_term(user_id, version)
+
+    def short_term(self, user_id: str) -> list[Record]:
+        """The user's current short-term summaries, oldest first."""
+        return self._lifecycle().short_term(user_id)
+
+    def get_relevant_memories(
+        self, user_input: str, *, user_id: str, max_tokens: int | None = None
+    ) -> str:
+        """The memory block to stitch into a prompt, within ``max_tokens`` (default
+        ``settings.context.memory_budget_tokens``).
+
+        The Bedrock chapter whole, then Evolutionary and Dynamic, then the short-term
+        summaries most relevant to ``user_input`` (0.6·similarity + 0.4·recency), as ``## ``
+        sections cut by paragraphs (:mod:`recall.context.memory_block`). No deep search:
+        that stays explicit (:meth:`deep_recall`).
+        """
+        from ..context.memory_block import relevant_memories
+
+        uid = inputs.memory_request(user_input, user_id, max_tokens)
+        return relevant_memories(
+            user_input,
+            self.long_term(uid),
+            self.short_term(uid),
+            self.embedder,
+            settings=self.settings,
+            budget=max_tokens,
+        )
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait for background update_memory jobs (also resumes a crashed run's jobs)."""
+        return self._lifecycle().flush(timeout)
