@@ -18,6 +18,7 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from ..errors import ConfigError
+from .base import _Group
 from .groups import (
     GROUPS,
     ContextSettings,
@@ -26,7 +27,6 @@ from .groups import (
     RetrievalSettings,
     StorageSettings,
     TextSettings,
-    _Group,
     env_name,
 )
 

@@ -1,0 +1,101 @@
+"""Where memory lives, how it is searched, how text is counted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar, Literal, Self
+
+from pydantic import Field, model_validator
+
+from .base import _Group
+
+__all__ = ["RetrievalSettings", "StorageSettings", "TextSettings"]
+
+
+class StorageSettings(_Group):
+    """Where memory lives and what a record may hold."""
+
+    group: ClassVar[str] = "storage"
+
+    path: Path = Field(Path("memory"), description="Memory folder (SQLite + embedded Chroma).")
+    chroma_url: str | None = Field(
+        None, description="Chroma server URL; when set the vector leg uses HttpClient."
+    )
+    chroma_timeout_s: float = Field(10.0, gt=0, description="Timeout for a Chroma server call.")
+    vector_partitions: int = Field(
+        64,
+        ge=1,
+        le=4096,
+        description="Chroma collections users are hashed into, per spec; fixed when a "
+        "folder is first written.",
+    )
+    max_text_chars: int = Field(200_000, ge=1, description="Longest record text accepted.")
+
+
+class RetrievalSettings(_Group):
+    """deep_recall: the index spec, fusion, candidate pools, caches."""
+
+    group: ClassVar[str] = "retrieval"
+
+    index_spec: str = Field(
+        "default", description="Index spec: a name in indexes/ or a path to a .toml file."
+    )
+    alpha: float = Field(0.5, ge=0.0, le=1.0, description="Keyword weight in the fused score.")
+    fusion: Literal["linear", "rrf"] = Field("linear", description="Fusion method.")
+    rrf_k: int = Field(60, ge=1, description="RRF constant k when fusion='rrf'.")
+    candidate_pool: int = Field(
+        100, ge=1, le=10_000, description="Top list size taken from each leg before fusion."
+    )
+    neighbour_weight: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Share of the best thread neighbour's score added to a threaded "
+        "record's score in each leg (0 turns it off).",
+    )
+    neighbour_hops: int = Field(
+        2, ge=1, le=8, description="How far along a thread neighbours share their scores."
+    )
+    thread_key: str = Field(
+        "thread", min_length=1, description="Metadata key naming a record's thread."
+    )
+    default_top_k: int = Field(
+        8, ge=1, le=1000, description="Hits deep_recall returns by default (CLI too)."
+    )
+    max_top_k: int = Field(1000, ge=1, description="Largest top_k the library accepts.")
+    tool_max_top_k: int = Field(
+        50, ge=1, description="Largest top_k the deep_recall tool lets a model ask for."
+    )
+    max_query_chars: int = Field(10_000, ge=1, description="Longest query accepted.")
+    recall_kinds: tuple[str, ...] = Field(
+        ("short_term", "dynamic"), description="Kinds deep_recall searches by default."
+    )
+    vector_cache_mb: int = Field(
+        1024,
+        ge=0,
+        description="In-process cache of users' vectors (exact scoring); 0 = always query Chroma.",
+    )
+    keyword_cache_partitions: int = Field(
+        256, ge=1, description="BM25 partitions kept in memory (LRU), one per user and kinds."
+    )
+    embed_batch_size: int = Field(64, ge=1, description="Texts per embedding batch.")
+    reindex_batch_size: int = Field(
+        256, ge=1, description="Records per read/embed/write batch of `recall reindex`."
+    )
+    embed_device: str | None = Field(
+        None, description="torch device for the embedder; None picks CUDA when present."
+    )
+
+    @model_validator(mode="after")
+    def _check_order(self) -> Self:
+        if self.default_top_k > self.max_top_k:
+            raise ValueError("default_top_k must not exceed max_top_k")
+        return self
+
+
+class TextSettings(_Group):
+    """Token counting."""
+
+    group: ClassVar[str] = "text"
+
+    encoding: str = Field("cl100k_base", description="tiktoken encoding for exact counts.")
