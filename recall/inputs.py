@@ -18,9 +18,23 @@ from .models import RecallRequest, Record, require_user_id, utcnow, validation_m
 from .settings import Settings
 from .text import count_tokens
 
-__all__ = ["Fusion", "fusion_params", "memory_request", "recall_request", "record_ids", "records"]
+__all__ = [
+    "DEFAULT_KIND",
+    "Depth",
+    "Fusion",
+    "depth_kinds",
+    "fusion_params",
+    "memory_request",
+    "recall_request",
+    "record_ids",
+    "records",
+]
 
 Fusion = Literal["linear", "rrf"]
+#: How deep a deep_recall searches: the recent tier, or the archive tier too.
+Depth = Literal["recent", "archive"]
+#: The kind of a record added by hand: the lifecycle never promotes or archives it.
+DEFAULT_KIND = "note"
 _RECORD_FIELDS = frozenset({"text", "kind", "id", "metadata", "created_at"})
 
 
@@ -41,7 +55,7 @@ def _record(user_id: str, item: Mapping[str, Any], settings: Settings) -> Record
         return Record(
             id=item.get("id") or uuid.uuid4().hex,
             user_id=user_id,
-            kind=item.get("kind") or "short_term",
+            kind=item.get("kind") or DEFAULT_KIND,
             text=text,
             created_at=item.get("created_at") or utcnow(),
             tokens=count_tokens(text, settings.text.encoding),
@@ -83,8 +97,10 @@ def recall_request(
     top_k: object,
     kinds: Sequence[str] | None,
     settings: Settings,
+    depth: object = None,
 ) -> RecallRequest:
-    """A deep_recall request, defaults from ``settings.retrieval`` filled in."""
+    """A deep_recall request, defaults from ``settings.retrieval`` filled in: ``kinds``
+    when given, else the tiers of ``depth`` (default ``recall_depth``)."""
     r = settings.retrieval
     if not isinstance(query, str):
         raise InputError(f"query must be a string, got {type(query).__name__}")
@@ -99,7 +115,7 @@ def recall_request(
     if not 1 <= top_k <= r.max_top_k:
         raise InputError(f"top_k must be between 1 and {r.max_top_k}, got {top_k}")
     if kinds is None:
-        kinds = r.recall_kinds
+        kinds = depth_kinds(depth, settings)
     elif isinstance(kinds, str):
         kinds = (kinds,)
     if not kinds or not all(isinstance(k, str) for k in kinds):
@@ -109,6 +125,17 @@ def recall_request(
         return RecallRequest(query=query, user_id=uid, top_k=top_k, kinds=tuple(sorted(set(kinds))))
     except ValidationError as exc:
         raise InputError(validation_message(exc, "deep_recall request")) from exc
+
+
+def depth_kinds(depth: object, settings: Settings) -> tuple[str, ...]:
+    """The kinds a search of ``depth`` covers: "recent" the recent tier, "archive" both."""
+    r = settings.retrieval
+    depth = r.recall_depth if depth is None else depth
+    if depth == "recent":
+        return r.recall_kinds
+    if depth == "archive":
+        return (*r.recall_kinds, *r.archive_kinds)
+    raise InputError(f"depth must be 'recent' or 'archive', got {depth!r}")
 
 
 def fusion_params(alpha: object, fusion: object, settings: Settings) -> tuple[float, Fusion]:

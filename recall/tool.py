@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -54,6 +54,14 @@ class DeepRecallArgs(BaseModel):
     top_k: int = Field(
         8, ge=1, le=50, description="How many memories to return (1-50). / 返回条数。"
     )
+    depth: Literal["recent", "archive"] | None = Field(
+        None,
+        description=(
+            "'recent': recent conversation summaries and the user's profile; 'archive': "
+            "also older, promoted conversations word for word. Leave it out for the default. "
+            "/ 'recent' 只查近期摘要与档案；'archive' 还查更早的对话原文。一般不填。"
+        ),
+    )
 
 
 def _schema() -> dict[str, Any]:
@@ -88,7 +96,7 @@ def _tool_message(call_id: str, content: dict[str, Any]) -> dict[str, Any]:
 class Search(Protocol):
     """What the tool searches with: ``Memory.deep_recall`` for a user already validated."""
 
-    def __call__(self, query: str, *, top_k: int) -> Sequence[Hit]: ...
+    def __call__(self, query: str, *, top_k: int, depth: str | None = None) -> Sequence[Hit]: ...
 
 
 def handle_tool_call(search: Search, tool_call: Any) -> dict[str, Any]:
@@ -119,7 +127,7 @@ def handle_tool_call(search: Search, tool_call: Any) -> dict[str, Any]:
     except ValidationError as exc:
         return _tool_message(call_id, {"error": validation_message(exc, "arguments")})
     try:
-        hits = search(args.query, top_k=args.top_k)
+        hits = search(args.query, top_k=args.top_k, depth=args.depth)
     except InputError as exc:
         return _tool_message(call_id, {"error": str(exc)})
     except RecallError as exc:

@@ -86,7 +86,7 @@ def test_context_command_prints_messages_and_report(mem: recall.Memory, tmp_path
     messages = json.loads(res.output)["messages"]
     system = messages[0]["content"]
     assert not any("<memory>" in m["content"] for m in messages)
-    assert messages[1]["role"] == "user" and "<recall>\n- [short_term · " in system
+    assert messages[1]["role"] == "user" and "<recall>\n- [note · " in system
     assert "Redis for the session cache" in system
 
     res = runner.invoke(

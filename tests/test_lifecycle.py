@@ -66,8 +66,15 @@ def test_summaries_are_stored_and_searchable(mem: recall.Memory) -> None:
     assert "/srv/backup" in short[1].text and short[1].metadata["source"] == "messages"
     hits = mem.deep_recall("which cache did we choose?", user_id="u1", top_k=1)
     assert hits[0].id == res.summary_id and hits[0].kind == "short_term"
-    hits = mem.deep_recall("nightly backup size", user_id="u1", top_k=1)
-    assert hits[0].id == res2.summary_id
+    recent = mem.deep_recall("nightly backup size", user_id="u1", top_k=1, depth="recent")
+    assert recent[0].id == res2.summary_id
+    # The messages' user and assistant turns are kept verbatim too (the archive tier), one
+    # thread per call; the tool result is not a turn.
+    turns = mem.records("u1", kinds=["turn"])
+    assert [t.metadata["role"] for t in turns] == ["user", "assistant", "assistant"]
+    assert {t.metadata["thread"] for t in turns} == {res2.job_id}
+    hits = mem.deep_recall("nightly backup size", user_id="u1", top_k=3)
+    assert "They are in /srv/backup, the latest is 14 GB." in [h.text for h in hits]
 
 
 # --- promotion --------------------------------------------------------------------------
@@ -213,7 +220,7 @@ def test_a_writer_on_an_older_version_retries(tmp_path: Path, embedder: recall.E
         def reconstruct(self, article: Article, stimuli: Sequence[str]) -> Article:
             if not Interleaved.fired:
                 Interleaved.fired = True
-                assert life_b._promote_all("u1")  # B wins the race to version 1
+                assert life_b._promote_all("u1")[0]  # B wins the race to version 1
             return inner.reconstruct(article, stimuli)
 
     life_a.reconstructor = Interleaved()

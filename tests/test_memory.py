@@ -54,7 +54,8 @@ def test_alpha_extremes_follow_single_legs(mem: recall.Memory) -> None:
 def test_kinds_filter(mem: recall.Memory) -> None:
     mem.add("The archived plan was to use SQLite.", user_id="u1", kind="archive")
     a = mem.add("The current plan is to use Postgres.", user_id="u1")
-    assert [h.id for h in mem.deep_recall("plan", user_id="u1")] == [a]
+    assert [h.id for h in mem.deep_recall("plan", user_id="u1", depth="recent")] == [a]
+    assert len(mem.deep_recall("plan", user_id="u1", depth="archive")) == 2
     assert {h.kind for h in mem.deep_recall("plan", user_id="u1", kinds=["archive"])} == {"archive"}
 
 
@@ -125,7 +126,7 @@ def test_stats(mem: recall.Memory) -> None:
     mem.add("a", user_id="u1")
     mem.add("b", user_id="u2", kind="dynamic")
     s = mem.stats()
-    assert s["users"] == 2 and s["records"] == 2 and s["kinds"] == {"dynamic": 1, "short_term": 1}
+    assert s["users"] == 2 and s["records"] == 2 and s["kinds"] == {"dynamic": 1, "note": 1}
 
 
 def test_a_user_larger_than_one_chroma_page_loads_whole(

@@ -75,7 +75,7 @@ def test_an_0_1_0_folder_opens_and_migrates(old_folder: Path, embedder: recall.E
         }
         assert after == before  # every record of both users, unchanged
         assert mem.long_term("alice").version == 2
-        hits = mem.deep_recall("cache", user_id="alice")
+        hits = mem.deep_recall("cache", user_id="alice", kinds=["short_term", "dynamic"])
         assert hits[0].text == "We chose Redis for the session cache."
     finally:
         mem.close()

@@ -173,8 +173,20 @@ def test_get_relevant_memories_end_to_end(
         assert res.promoted and mem.long_term("u1").bedrock
         # Two summaries of the same age, the irrelevant one listed first (ids order equal
         # times): only the similarity can put the other one ahead.
-        mem.add("Bought oat milk and bananas at the market.", user_id="u1", id="a", created_at=T0)
-        mem.add("Staging runs PostgreSQL 16 on port 5433.", user_id="u1", id="b", created_at=T0)
+        mem.add(
+            "Bought oat milk and bananas at the market.",
+            user_id="u1",
+            id="a",
+            created_at=T0,
+            kind="short_term",
+        )
+        mem.add(
+            "Staging runs PostgreSQL 16 on port 5433.",
+            user_id="u1",
+            id="b",
+            created_at=T0,
+            kind="short_term",
+        )
         assert [r.id for r in mem.short_term("u1")][:2] == ["a", "b"]
         question = "Which Postgres version does the staging database use?"
         out = mem.get_relevant_memories(question, user_id="u1")

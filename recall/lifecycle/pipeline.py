@@ -38,6 +38,7 @@ from .promote import promote_all, read_long_term
 from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
 from .states import check_text, to_turns
 from .summarize import ExtractiveSummarizer, LLMSummarizer, Summarizer
+from .tiers import turn_records
 from .worker import Worker
 
 __all__ = [
@@ -138,12 +139,16 @@ class Lifecycle:
             tx.add_summarized_job(job_id, uid, at)
             summary_id = self._put_summary(tx, uid, job_id, at, summary, payload)
         try:
-            promotions = self._promote_all(uid)
+            # A bounded number here keeps the call's latency flat under a backlog.
+            promotions, more = self._promote_all(uid, self.settings.lifecycle.promotions_per_call)
         except Exception:
             # The summary is safe; the worker retries the promotion (bounded by job_attempts).
             self._worker.submit(job_id)
             raise
-        self.store.finish_job(job_id)
+        if more:  # the job stays journaled: the worker (or the next open) finishes it
+            self._worker.submit(job_id)
+        else:
+            self.store.finish_job(job_id)
         return UpdateResult(
             user_id=uid,
             job_id=job_id,
@@ -224,6 +229,8 @@ class Lifecycle:
             metadata={"source": source, "job": job_id},
         )
         tx.put([record])
+        if "messages" in payload and self.settings.lifecycle.keep_turns:
+            tx.put(turn_records(uid, job_id, at, payload["messages"], self.count))
         tx.bump_version(uid)
         return record.id
 
@@ -256,8 +263,11 @@ class Lifecycle:
         with self._locks_guard:
             return self._locks.setdefault(user_id, threading.Lock())
 
-    def _promote_all(self, uid: str) -> list[tuple[int, list[str]]]:
-        """Promote the oldest summaries until the user is within capacity."""
+    def _promote_all(
+        self, uid: str, limit: int | None = None
+    ) -> tuple[list[tuple[int, list[str]]], bool]:
+        """Promote the oldest summaries until the user is within capacity (at most
+        ``limit`` promotions); True when more remain."""
         with self._lock(uid):  # one promoter per user in this process; others race safely
             return promote_all(
                 self.store,
@@ -267,6 +277,7 @@ class Lifecycle:
                 passage_tokens=self.passage_tokens,
                 count=self.count,
                 on_conflict=self._lost_race,
+                limit=limit,
             )
 
     def _lost_race(self) -> None:

@@ -23,10 +23,12 @@ from ..store import ArticleRow, Store, content_hash
 from ..text import split_passages
 from .article import Article, LongTerm
 from .reconstruct import Reconstructor
+from .tiers import capped_records
 
 __all__ = [
     "Conflict",
     "archive_records",
+    "cap_short_term",
     "commit",
     "dynamic_records",
     "promote_all",
@@ -136,6 +138,27 @@ def commit(
     return version
 
 
+def cap_short_term(store: Store, uid: str, cap: int) -> list[Record]:
+    """The user's short-term summaries, oldest first, after archiving those beyond ``cap``
+    (one transaction; nothing is deleted: see :func:`~recall.lifecycle.tiers.capped_records`)."""
+    shorts = store.records(uid, kinds=["short_term"])
+    if len(shorts) <= cap:
+        return shorts
+    capped = capped_records(shorts, cap, utcnow())
+    with store.transaction() as tx:
+        ids = [r.metadata["summary_id"] for r in capped]
+        if tx.count(uid, "short_term", ids) == len(ids):  # else another writer did it
+            tx.replace_ids(uid, ids, capped)
+            tx.bump_version(uid)
+    log.warning(
+        "recall: user %s over segment_cap=%d: %d summaries archived unpromoted",
+        uid,
+        cap,
+        len(capped),
+    )
+    return store.records(uid, kinds=["short_term"])
+
+
 def promote_all(
     store: Store,
     uid: str,
@@ -145,19 +168,25 @@ def promote_all(
     passage_tokens: int,
     count: Callable[[str], int],
     on_conflict: Callable[[], None] = lambda: None,
-) -> list[tuple[int, list[str]]]:
-    """Promote the oldest summaries until the user is within capacity.
+    limit: int | None = None,
+) -> tuple[list[tuple[int, list[str]]], bool]:
+    """Promote the oldest summaries until the user is within capacity, at most ``limit``
+    promotions; past ``limits.segment_cap`` summaries the oldest are archived first.
 
-    Returns (version, promoted summary ids) per promotion. ``on_conflict`` is called each
-    time a promotion lost the race and is redone; after ``limits.promote_attempts`` lost
-    races the user is left for later with a :class:`StoreError`.
+    Returns (version, promoted summary ids) per promotion, and whether the user is still
+    over capacity (``limit`` reached: the caller leaves the rest to the background worker).
+    ``on_conflict`` is called each time a promotion lost the race and is redone; after
+    ``limits.promote_attempts`` lost races the user is left for later with a
+    :class:`StoreError`.
     """
     done: list[tuple[int, list[str]]] = []
     conflicts = 0
     while True:
-        shorts = store.records(uid, kinds=["short_term"])
+        shorts = cap_short_term(store, uid, limits.segment_cap)
         if len(shorts) <= limits.short_term_capacity:
-            return done
+            return done, False
+        if limit is not None and len(done) >= limit:
+            return done, True
         batch = shorts[: limits.promote_count]
         current = read_long_term(store, uid)
         article = reconstructor.reconstruct(current.article(), [r.text for r in batch])

@@ -86,15 +86,17 @@ class MemoryCore:
         text: str,
         *,
         user_id: str,
-        kind: str = "short_term",
+        kind: str = "note",
         id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         created_at: datetime | str | float | None = None,
     ) -> str:
         """Store one record for ``user_id`` and index it; returns its id.
 
-        ``kind`` is any short identifier; "short_term", "dynamic" and "archive" are the
-        lifecycle's. An existing ``id`` of the same user is replaced.
+        ``kind`` is any short identifier. The default, "note", is never touched by the
+        lifecycle; "short_term" (which update_memory promotes), "dynamic", "archive" and
+        "turn" are the lifecycle's own (see :data:`recall.lifecycle.tiers.LIFECYCLE_KINDS`).
+        An existing ``id`` of the same user is replaced.
         """
         item: dict[str, Any] = {"text": text, "kind": kind, "id": id, "metadata": metadata}
         if created_at is not None:
@@ -127,18 +129,21 @@ class MemoryCore:
         user_id: str,
         top_k: int | None = None,
         kinds: Sequence[str] | None = None,
+        depth: inputs.Depth | None = None,
         alpha: float | None = None,
         fusion: inputs.Fusion | None = None,
         allow_degraded: bool = False,
     ) -> list[Hit]:
         """Hybrid search of the user's memory: ``alpha``·keyword + (1−alpha)·vector.
 
-        ``kinds`` defaults to ``settings.retrieval.recall_kinds``; ``alpha``/``fusion`` override the
-        settings for this call (benchmarks compare modes on one index). With
+        What is searched: ``kinds`` when given, else the tiers of ``depth`` ("recent": notes,
+        short-term summaries, Dynamic passages; "archive": also the promoted summaries and
+        the raw turns; default ``settings.retrieval.recall_depth``). ``alpha``/``fusion``
+        override the settings for this call (benchmarks compare modes on one index). With
         ``allow_degraded`` a vector store outage returns keyword-only hits flagged
         ``degraded`` instead of raising ``StoreError``.
         """
-        req = inputs.recall_request(query, user_id, top_k, kinds, self.settings)
+        req = inputs.recall_request(query, user_id, top_k, kinds, self.settings, depth)
         weight, method = inputs.fusion_params(alpha, fusion, self.settings)
         return self.retriever.search(
             req, self.embedder(), alpha=weight, fusion=method, allow_degraded=allow_degraded
@@ -156,7 +161,10 @@ class MemoryCore:
         """
         uid = require_user_id(user_id)
         return handle_tool_call(
-            lambda query, *, top_k: self.deep_recall(query, user_id=uid, top_k=top_k), tool_call
+            lambda query, *, top_k, depth=None: self.deep_recall(
+                query, user_id=uid, top_k=top_k, depth=depth
+            ),
+            tool_call,
         )
 
     def stats(self) -> dict[str, Any]:

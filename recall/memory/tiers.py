@@ -50,7 +50,8 @@ class TierMethods(MemoryCore):
         ``settings.context.memory_budget_tokens``).
 
         The Bedrock chapter whole, then Evolutionary and Dynamic, then the short-term
-        summaries most relevant to ``user_input`` (0.6·similarity + 0.4·recency), as ``## ``
+        summaries and notes most relevant to ``user_input`` (0.6·similarity + 0.4·recency),
+        as ``## ``
         sections cut by paragraphs (:mod:`recall.context.memory_block`). No deep search:
         that stays explicit (:meth:`deep_recall`).
         """
@@ -60,7 +61,8 @@ class TierMethods(MemoryCore):
         return relevant_memories(
             user_input,
             self.long_term(uid),
-            self.short_term(uid),
+            # Notes added by hand are ranked with the summaries: both are recent memory.
+            self.records(uid, kinds=["note", "short_term"]),
             self.embedder,
             settings=self.settings,
             budget=max_tokens,

@@ -24,6 +24,23 @@ class LifecycleSettings(_Group):
         20, ge=1, description="More short-term summaries than this trigger promotion."
     )
     promote_count: int = Field(5, ge=1, description="Oldest summaries promoted at once.")
+    segment_cap: int = Field(
+        100,
+        ge=1,
+        description="Most short-term summaries a user keeps; beyond it the oldest are "
+        "archived unpromoted (never deleted).",
+    )
+    promotions_per_call: int = Field(
+        2,
+        ge=1,
+        description="Promotions one synchronous update_memory runs; the rest go to the "
+        "background worker (journaled).",
+    )
+    keep_turns: bool = Field(
+        True,
+        description="update_memory with messages also keeps the user and assistant turns "
+        "verbatim (kind 'turn', the archive tier).",
+    )
     summary_tokens: int = Field(600, ge=16, description="Budget of one offline summary.")
     chapter_tokens: int = Field(1_500, ge=16, description="Budget of one long-term chapter.")
     dedup_similarity: float = Field(
@@ -57,6 +74,8 @@ class LifecycleSettings(_Group):
 
     @model_validator(mode="after")
     def _check_order(self) -> Self:
+        if self.short_term_capacity > self.segment_cap:
+            raise ValueError("short_term_capacity must not exceed segment_cap")
         if self.promote_count > self.short_term_capacity:
             raise ValueError("promote_count must not exceed short_term_capacity")
         return self

@@ -68,7 +68,15 @@ class RetrievalSettings(_Group):
     )
     max_query_chars: int = Field(10_000, ge=1, description="Longest query accepted.")
     recall_kinds: tuple[str, ...] = Field(
-        ("short_term", "dynamic"), description="Kinds deep_recall searches by default."
+        ("note", "short_term", "dynamic"),
+        description="The recent tier: kinds deep_recall searches at depth 'recent'.",
+    )
+    archive_kinds: tuple[str, ...] = Field(
+        ("archive", "turn"),
+        description="The archive tier (promoted summaries, raw turns): added at depth 'archive'.",
+    )
+    recall_depth: Literal["recent", "archive"] = Field(
+        "archive", description="Tiers a plain deep_recall searches ('archive': both)."
     )
     vector_cache_mb: int = Field(
         1024,

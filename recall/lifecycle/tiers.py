@@ -1,0 +1,81 @@
+"""The memory tiers the lifecycle owns, and the records it writes for them.
+
+A user's memory is in tiers (see docs/design.md, "Memory tiers"):
+
+- **recent**: ``short_term`` summaries (promoted by update_memory once there are more than
+  ``short_term_capacity``), the ``dynamic`` passages of the long-term article, and ``note``
+  records added by hand (the lifecycle never moves them);
+- **archive**: the promoted summaries (``archive``, linked to the article version they fed)
+  and the raw ``turn`` records of every update_memory call that received messages.
+
+Nothing in a tier is deleted by the lifecycle: promotion turns a summary into an archived
+one, and past ``segment_cap`` short-term summaries the oldest are archived unpromoted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from ..models import Record
+from ..store import content_hash
+
+__all__ = ["LIFECYCLE_KINDS", "TURN_ROLES", "capped_records", "turn_records"]
+
+#: Kinds the lifecycle writes and moves; any other kind is the application's own.
+LIFECYCLE_KINDS = frozenset({"short_term", "dynamic", "archive", "turn"})
+#: Roles whose messages are kept as raw turns: what was said, not tool plumbing.
+TURN_ROLES = frozenset({"user", "assistant"})
+
+
+def turn_records(
+    user_id: str,
+    job_id: str,
+    at: datetime,
+    messages: Sequence[Mapping[str, Any]],
+    count: Callable[[str], int],
+) -> list[Record]:
+    """The user and assistant messages of one update_memory call as ``turn`` records.
+
+    One thread per call (``metadata.thread`` = the job id), so a hit brings its neighbours
+    (:mod:`recall.index.threads`); each turn a microsecond after the one before, so the
+    order of the conversation is the order of the records.
+    """
+    out = []
+    for i, message in enumerate(messages):
+        text = str(message.get("content") or "")
+        if message.get("role") not in TURN_ROLES or not text.strip():
+            continue
+        meta: dict[str, Any] = {"role": message["role"], "job": job_id, "thread": job_id}
+        if message.get("name"):
+            meta["name"] = message["name"]
+        out.append(
+            Record(
+                id=f"turn-{job_id}-{i:05d}",
+                user_id=user_id,
+                kind="turn",
+                text=text,
+                created_at=at + timedelta(microseconds=i),
+                tokens=count(text),
+                metadata=meta,
+            )
+        )
+    return out
+
+
+def capped_records(shorts: Sequence[Record], cap: int, at: datetime) -> list[Record]:
+    """The short-term summaries beyond ``cap`` (oldest first) as unpromoted ``archive``
+    records: a backlog that promotion cannot keep up with is kept, searchable in the
+    archive tier, instead of growing the recent tier without bound."""
+    excess = shorts[: max(0, len(shorts) - cap)]
+    return [
+        r.model_copy(
+            update={
+                "id": f"ar-{r.id}" if len(r.id) <= 250 else f"ar-{content_hash(r.id)}",
+                "kind": "archive",
+                "metadata": {**r.metadata, "summary_id": r.id, "capped_at": at.isoformat()},
+            }
+        )
+        for r in excess
+    ]
