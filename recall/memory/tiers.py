@@ -6,14 +6,16 @@ Each method validates its input and delegates to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import inputs
+from ..lifecycle import corrections
+from ..models import require_user_id
 from .core import MemoryCore
 
 if TYPE_CHECKING:
-    from ..lifecycle.article import LongTerm
+    from ..lifecycle.article import Article, LongTerm
     from ..lifecycle.pipeline import UpdateResult
     from ..models import Record
 
@@ -66,6 +68,35 @@ class TierMethods(MemoryCore):
             self.embedder,
             settings=self.settings,
             budget=max_tokens,
+        )
+
+    # --- corrections: each a new article version, the old ones kept ----------------------
+    def forget_fact(self, user_id: str, fact: str) -> LongTerm:
+        """Remove every sentence of the user's article that contains ``fact`` (case and
+        spacing ignored), as a new version. The summaries and turns it came from are
+        records: remove those with :meth:`delete`."""
+        return self._revise(user_id, lambda a: corrections.forget_fact(a, fact))
+
+    def edit_fact(self, user_id: str, old: str, new: str) -> LongTerm:
+        """Replace ``old`` (exact text) with ``new`` throughout the article, as a new version."""
+        return self._revise(user_id, lambda a: corrections.edit_fact(a, old, new))
+
+    def rollback(self, user_id: str, version: int) -> LongTerm:
+        """Write the chapters of ``version`` as a new version (undo it by rolling back again)."""
+        uid = require_user_id(user_id)
+        return self._revise(uid, lambda _: corrections.rollback_to(self.store, uid, version))
+
+    def _revise(self, user_id: str, change: Callable[[Article], Article]) -> LongTerm:
+        from ..lifecycle.corrections import revise
+
+        life = self._lifecycle()
+        return revise(
+            self.store,
+            require_user_id(user_id),
+            change,
+            passage_tokens=self.spec.passage_tokens,
+            count=life.count,
+            attempts=self.settings.lifecycle.promote_attempts,
         )
 
     def flush(self, timeout: float | None = None) -> bool:
