@@ -31,7 +31,7 @@ DEFAULT_DATA = {
     "memdaily": SHARED / "memdaily",
     "scifact": SHARED / "scifact",
 }
-DATASETS = ("synthetic", "locomo", "memdaily", "scifact")
+DATASETS = ("synthetic", "locomo", "memdaily", "scifact", "lifecycle")
 
 
 def _multilingual_available() -> bool:
@@ -122,6 +122,9 @@ def _load(dataset: str, data: Path | None, opts: dict[str, Any]) -> list[tuple[s
     help="Record counts for --scale, comma-separated.",
 )
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@click.option(
+    "--budget", default=3000, show_default=True, help="lifecycle: tokens each mode may use."
+)
 def bench(
     dataset: str,
     data: Path | None,
@@ -130,7 +133,10 @@ def bench(
     specs: tuple[str, ...],
     **opts: Any,
 ) -> None:
-    """Benchmark recall on DATASET (synthetic, locomo, memdaily, scifact).
+    """Benchmark recall on DATASET (synthetic, locomo, memdaily, scifact, lifecycle).
+
+    ``lifecycle`` feeds LoCoMo (default; or --data MEMDAILY_DIR) through update_memory and
+    scores what each memory tier returns against the raw turns (see recall.bench.lifecycle).
 
     Writes OUT/DATASET.json (metrics per mode as fractions, latencies in ms, parameters,
     versions, git commit) and OUT/DATASET_*.png (recall@k per mode).
@@ -153,6 +159,16 @@ def _bench(
     specs: tuple[str, ...],
     opts: dict[str, Any],
 ) -> None:
+    if dataset == "lifecycle":  # the memory the product builds, not a retrieval corpus
+        from .lifecycle import bench_lifecycle
+
+        path = _data_path("locomo", data)
+        try:
+            written = bench_lifecycle(path, out, limit, opts["budget"], opts["seed"])
+        except RecallError as exc:
+            raise click.ClickException(str(exc)) from exc
+        click.echo(f"wrote {written}")
+        return
     if not specs:
         specs = ("default", "multilingual") if _multilingual_available() else ("default",)
     cfg = RunConfig(

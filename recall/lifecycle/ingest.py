@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -50,7 +51,9 @@ if TYPE_CHECKING:
 class Target(Protocol):
     """What ingest writes through: a :class:`recall.Memory` (or its lifecycle)."""
 
-    def update_memory(self, states: Any, *, user_id: str) -> UpdateResult: ...
+    def update_memory(
+        self, states: Any, *, user_id: str, at: datetime | None = None
+    ) -> UpdateResult: ...
 
     def long_term(self, user_id: str) -> LongTerm: ...
 
@@ -75,6 +78,8 @@ class Update:
     where: str
     messages: list[dict[str, Any]]
     locations: list[str] = field(default_factory=list)
+    #: When it was said (a LoCoMo session's date); None: now.
+    at: datetime | None = None
 
     def locate(self, problem: InputError) -> str:
         """``problem`` (raised for these messages) named by the file location it is about."""
@@ -158,7 +163,7 @@ def _locomo_updates(sample: LocomoSample) -> list[Update]:
             # The speaker goes into the text: summaries label messages by role only.
             messages.append({"role": "user", "content": f"{t.speaker}: {text}"})
             locs.append(f"{here}[{j}]" + (f" ({t.dia_id})" if t.dia_id else ""))
-        updates.append(Update(here, messages, locs))
+        updates.append(Update(here, messages, locs, session.start))
     return updates
 
 
@@ -239,7 +244,7 @@ def ingest(
     result = None
     for u in updates:
         try:
-            result = mem.update_memory(u.messages, user_id=user_id)
+            result = mem.update_memory(u.messages, user_id=user_id, at=u.at)
         except InputError as exc:
             raise InputError(u.locate(exc)) from exc
         promotions += len(result.versions)

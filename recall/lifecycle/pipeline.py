@@ -36,7 +36,7 @@ from .answer import AnswerWithSummary, parse_answer_with_summary
 from .article import LongTerm
 from .promote import promote_all, read_long_term
 from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
-from .states import check_text, to_turns
+from .states import check_text, check_time, to_turns
 from .summarize import ExtractiveSummarizer, LLMSummarizer, Summarizer
 from .tiers import turn_records
 from .worker import Worker
@@ -112,17 +112,24 @@ class Lifecycle:
 
     # --- public API ---------------------------------------------------------------------
     def update_memory(
-        self, states: str | Sequence[Any], *, user_id: str, background: bool = False
+        self,
+        states: str | Sequence[Any],
+        *,
+        user_id: str,
+        background: bool = False,
+        at: datetime | None = None,
     ) -> UpdateResult:
         """Store ``states`` as a short-term summary; promote when over capacity.
 
         ``states`` is a summary string (stored as is) or OpenAI-format chat messages
         (summarized first). With ``background`` the states are journaled and the call
-        returns at once; :meth:`flush` waits for the worker.
+        returns at once; :meth:`flush` waits for the worker. ``at`` is when the
+        conversation happened (default now): an imported history keeps its own dates.
         """
         uid = require_user_id(user_id)
         payload = self._payload(states)
-        job_id, at = new_job_id()
+        job_id, now = new_job_id()
+        at = now if at is None else check_time(at)
         if background:
             self.store.add_job(job_id, uid, at, payload)
             self._worker.submit(job_id)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from ..errors import InputError
+from ..models import as_utc
 
-__all__ = ["MessageError", "ROLES", "Turn", "check_text", "render_turns", "to_turns"]
+__all__ = ["MessageError", "ROLES", "Turn", "check_text", "check_time", "render_turns", "to_turns"]
 
 #: Roles of the OpenAI chat format ("function" is the legacy tool role).
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
@@ -41,6 +43,13 @@ class Turn(NamedTuple):
     role: str
     text: str
     name: str | None = None
+
+
+def check_time(value: object) -> datetime:
+    """``value`` as an aware UTC datetime: when a conversation happened."""
+    if not isinstance(value, datetime):
+        raise InputError(f"at must be a datetime, got {type(value).__name__}")
+    return as_utc(value)
 
 
 def check_text(text: str, *, what: str, max_chars: int) -> str:

@@ -7,6 +7,7 @@ Each method validates its input and delegates to
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .. import inputs
@@ -26,12 +27,20 @@ class TierMethods(MemoryCore):
     """The lifecycle's half of :class:`recall.Memory`."""
 
     def update_memory(
-        self, states: str | Sequence[Any], *, user_id: str, background: bool = False
+        self,
+        states: str | Sequence[Any],
+        *,
+        user_id: str,
+        background: bool = False,
+        at: datetime | None = None,
     ) -> UpdateResult:
         """Store conversation ``states`` (a summary, or chat messages to summarize) as a
         short-term summary; more than ``short_term_capacity`` promote the oldest into the
-        long-term article. ``background=True`` journals the states and returns at once."""
-        return self._lifecycle().update_memory(states, user_id=user_id, background=background)
+        long-term article. ``background=True`` journals the states and returns at once.
+        ``at`` is when the conversation happened (default now), for importing a history."""
+        return self._lifecycle().update_memory(
+            states, user_id=user_id, background=background, at=at
+        )
 
     def should_summarize(self, messages: Sequence[Any]) -> bool:
         """True once ``messages`` reach ``settings.lifecycle.summarize_threshold_tokens``."""
