@@ -132,22 +132,22 @@ def handle_tool_call(search: Search, tool_call: Any) -> dict[str, Any]:
         return _tool_message(call_id, {"error": str(exc)})
     except RecallError as exc:
         return _tool_message(call_id, {"error": f"memory unavailable: {exc}"})
-    return _tool_message(
-        call_id,
-        {
-            "query": args.query,
-            "results": [
-                {
-                    "id": h.id,
-                    "text": h.text,
-                    "kind": h.kind,
-                    "date": h.created_at.isoformat(),
-                    "score": round(h.score, 4),
-                }
-                for h in hits
-            ],
-        },
-    )
+    content: dict[str, Any] = {
+        "query": args.query,
+        "results": [
+            {
+                "id": h.id,
+                "text": h.text,
+                "kind": h.kind,
+                "date": h.created_at.isoformat(),
+                "score": round(h.score, 4),
+            }
+            for h in hits
+        ],
+    }
+    if not hits:  # the relevance floor left nothing: say so, so the model does not guess
+        content["note"] = "nothing relevant found in memory; tell the user you do not remember"
+    return _tool_message(call_id, content)
 
 
 # Explicit triggers (see docs/design.md: deep recall runs only when asked). A rule is a

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 from .. import inputs
 from ..errors import IndexStaleError
 from ..index.embed import Embedder, load_embedder
+from ..index.floor import apply_floor
 from ..index.layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
 from ..index.retriever import Retriever
 from ..index.spec import IndexSpec, load_spec
@@ -145,9 +146,11 @@ class MemoryCore:
         """
         req = inputs.recall_request(query, user_id, top_k, kinds, self.settings, depth)
         weight, method = inputs.fusion_params(alpha, fusion, self.settings)
-        return self.retriever.search(
+        hits = self.retriever.search(
             req, self.embedder(), alpha=weight, fusion=method, allow_degraded=allow_degraded
         )
+        r = self.settings.retrieval
+        return apply_floor(hits, r.min_similarity, r.min_keyword_score)
 
     def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
         """The user's stored records, oldest first."""

@@ -46,6 +46,19 @@ class RetrievalSettings(_Group):
     candidate_pool: int = Field(
         100, ge=1, le=10_000, description="Top list size taken from each leg before fusion."
     )
+    min_similarity: float = Field(
+        -1.0,
+        ge=-1.0,
+        le=1.0,
+        description="Relevance floor: a hit stays when its raw vector similarity reaches "
+        "this, or its keywords reach min_keyword_score (-1: no floor).",
+    )
+    min_keyword_score: float = Field(
+        0.0,
+        ge=0.0,
+        description="Relevance floor: raw BM25 score that keeps a hit sharing a word with "
+        "the query (0: any shared word).",
+    )
     neighbour_weight: float = Field(
         0.5,
         ge=0.0,

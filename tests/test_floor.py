@@ -1,0 +1,68 @@
+"""The relevance floor: raw leg scores decide, deep_recall may return nothing, the tool says so."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+import recall
+from recall.index.floor import above_floor, apply_floor
+
+
+def _hit(keyword: float, vector: float | None, i: int = 0) -> recall.Hit:
+    return recall.Hit(
+        id=f"h{i}",
+        text="t",
+        kind="note",
+        created_at=datetime(2024, 1, 1, tzinfo=UTC),
+        score=1.0,  # a fused score says nothing about relevance: the floor ignores it
+        keyword_score=keyword,
+        keyword_norm=1.0,
+        keyword_rank=1,
+        vector_score=vector,
+        vector_norm=1.0,
+        vector_rank=1 if vector is not None else None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("keyword", "vector", "kept"),
+    [
+        (0.0, 0.011, False),  # the dog memory for "quantum chromodynamics"
+        (0.0, 0.35, True),  # similar enough
+        (2.5, 0.0, True),  # shares a rare word
+        (0.5, 0.0, False),  # shares a word, too weakly
+        (0.0, None, False),  # degraded and no word shared
+        (3.0, None, True),  # degraded, keywords enough
+    ],
+)
+def test_a_hit_stays_when_one_leg_is_strong_enough(
+    keyword: float, vector: float | None, kept: bool
+) -> None:
+    assert above_floor(_hit(keyword, vector), 0.2, 1.0) is kept
+
+
+def test_no_floor_keeps_everything_in_order() -> None:
+    hits = [_hit(0.0, -0.5, 0), _hit(0.0, None, 1), _hit(4.0, 0.9, 2)]
+    assert apply_floor(hits, -1.0, 0.0) == hits
+    assert [h.id for h in apply_floor(hits, 0.2, 1.0)] == ["h2"]
+
+
+def test_deep_recall_returns_nothing_for_what_memory_does_not_hold(
+    settings: recall.Settings, embedder: recall.Embedder
+) -> None:
+    with recall.open(settings=settings.replace(min_similarity=0.3, min_keyword_score=1.0)) as mem:
+        mem.add("Our dog Biscuit loves the beach at Ostia.", user_id="u1")
+        mem.add("We chose Redis for the session cache.", user_id="u1")
+        assert mem.deep_recall("quantum chromodynamics on a lattice", user_id="u1") == []
+        hits = mem.deep_recall("Which cache did we choose?", user_id="u1")
+        assert hits and "Redis" in hits[0].text
+        call = {
+            "id": "c1",
+            "type": "function",
+            "function": {"name": "deep_recall", "arguments": '{"query": "launch codes"}'},
+        }
+        content = json.loads(mem.handle_tool_call(call, user_id="u1")["content"])
+        assert content["results"] == [] and "nothing relevant" in content["note"]
