@@ -10,7 +10,7 @@ leg scores:
 - category 5 (adversarial: the answer is not in the conversation, though its topic often is);
 - unrelated queries (general knowledge and other people's business, written for this).
 
-For each (min_similarity, min_keyword_score) on a grid, the hits under the floor are removed
+For each (min_similarity, min_keyword_coverage) on a grid, the hits under the floor are removed
 and it prints R@10 on the answerable questions and the share of category-5 and unrelated
 queries that come back empty. Ends with one JSON line. Calibrate here, never on a test split.
 """
@@ -25,7 +25,8 @@ from pathlib import Path
 import recall
 from recall.bench.locomo import load_locomo
 from recall.bench.metrics import mean, recall_at_k
-from recall.index.floor import apply_floor
+from recall.index.floor import above_floor, coverage
+from recall.index.spec import load_spec
 from recall.lifecycle.locomo import read_samples
 
 UNRELATED = [
@@ -60,8 +61,8 @@ UNRELATED = [
     "Which opcode does the JVM use for virtual calls?",
     "mortgage amortization schedule for 30 years",
 ]
-GRID_SIM = [-1.0, 0.0, 0.05, 0.1, 0.12, 0.15, 0.18, 0.2, 0.22, 0.25, 0.3]
-GRID_KW = [0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 1e9]
+GRID_SIM = [-1.0, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45]
+GRID_COV = [0.0, 0.34, 0.5, 0.67, 1.0, 2.0]  # 2.0: keywords alone never suffice
 
 
 def main() -> None:
@@ -77,7 +78,7 @@ def main() -> None:
         if qa.get("category") == 5
     ]
     with tempfile.TemporaryDirectory() as tmp:
-        settings = recall.Settings(min_similarity=-1.0, min_keyword_score=0.0)
+        settings = recall.Settings(min_similarity=-1.0)
         with recall.open(tmp, settings=settings) as mem:
             for user, docs in ds.docs_by_user().items():
                 items = []
@@ -91,8 +92,12 @@ def main() -> None:
                 mem.add_many(items, user_id=user)
             users = list(ds.docs_by_user())
 
-            def top10(query: str, user: str) -> list[recall.Hit]:
-                return mem.deep_recall(query, user_id=user, top_k=10)
+            analyzer = load_spec(settings.retrieval.index_spec).analyzer
+
+            def top10(query: str, user: str) -> list[tuple[recall.Hit, float]]:
+                terms = frozenset(analyzer.tokens(query))
+                hits = mem.deep_recall(query, user_id=user, top_k=10)
+                return [(h, coverage(terms, analyzer.tokens(h.text))) for h in hits]
 
             answerable = [
                 (top10(q, ds.query_meta[qid]["user"]), qid) for qid, q in ds.queries.items()
@@ -100,11 +105,15 @@ def main() -> None:
             adv = [top10(q, user) for user, q in adversarial]
             unrel = [top10(q, user) for q in UNRELATED for user in users]
     rows = []
+
+    def kept(hits: list[tuple[recall.Hit, float]], sim: float, cov: float) -> list[str]:
+        return [h.id for h, c in hits if sim <= -1 or above_floor(h, c, sim, cov)]
+
     for sim in GRID_SIM:
-        for kw in GRID_KW:
+        for cov in GRID_COV:
             r10 = mean(
                 recall_at_k(
-                    [h.id for h in apply_floor(hits, sim, kw)],
+                    kept(hits, sim, cov),
                     ds.qrels[qid],
                     10,
                     covers=ds.covers,
@@ -112,21 +121,21 @@ def main() -> None:
                 )
                 for hits, qid in answerable
             )
-            empty_adv = mean(1.0 if not apply_floor(h, sim, kw) else 0.0 for h in adv)
-            empty_unrel = mean(1.0 if not apply_floor(h, sim, kw) else 0.0 for h in unrel)
+            empty_adv = mean(1.0 if not kept(h, sim, cov) else 0.0 for h in adv)
+            empty_unrel = mean(1.0 if not kept(h, sim, cov) else 0.0 for h in unrel)
             rows.append(
                 {
                     "min_similarity": sim,
-                    "min_keyword_score": kw,
+                    "min_keyword_coverage": cov,
                     "r10": round(100 * r10, 1),
                     "empty_cat5": round(100 * empty_adv, 1),
                     "empty_unrelated": round(100 * empty_unrel, 1),
                 }
             )
-    print("min_sim  min_kw   R@10  empty(cat5)  empty(unrelated)")
+    print("min_sim  min_cov   R@10  empty(cat5)  empty(unrelated)")
     for r in rows:
         print(
-            f"{r['min_similarity']:>7} {r['min_keyword_score']:>7g} {r['r10']:>6} "
+            f"{r['min_similarity']:>7} {r['min_keyword_coverage']:>7g} {r['r10']:>6} "
             f"{r['empty_cat5']:>11} {r['empty_unrelated']:>16}"
         )
     print(

@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 import pytest
 
 import recall
-from recall.index.floor import above_floor, apply_floor
+from recall.index.floor import above_floor, apply_floor, coverage
+from recall.text.analyzer import Analyzer
 
 
 def _hit(keyword: float, vector: float | None, i: int = 0) -> recall.Hit:
@@ -28,37 +29,49 @@ def _hit(keyword: float, vector: float | None, i: int = 0) -> recall.Hit:
 
 
 @pytest.mark.parametrize(
-    ("keyword", "vector", "kept"),
+    ("keyword", "cov", "vector", "kept"),
     [
-        (0.0, 0.011, False),  # the dog memory for "quantum chromodynamics"
-        (0.0, 0.35, True),  # similar enough
-        (2.5, 0.0, True),  # shares a rare word
-        (0.5, 0.0, False),  # shares a word, too weakly
-        (0.0, None, False),  # degraded and no word shared
-        (3.0, None, True),  # degraded, keywords enough
+        (0.0, 0.0, 0.011, False),  # the dog memory for "quantum chromodynamics"
+        (0.0, 0.0, 0.35, True),  # similar enough
+        (2.5, 1.0, 0.0, True),  # holds every query term
+        (0.5, 0.34, 0.0, False),  # shares one word of three
+        (0.0, 0.0, None, False),  # degraded and no word shared
+        (3.0, 0.5, None, True),  # degraded, keywords enough
     ],
 )
 def test_a_hit_stays_when_one_leg_is_strong_enough(
-    keyword: float, vector: float | None, kept: bool
+    keyword: float, cov: float, vector: float | None, kept: bool
 ) -> None:
-    assert above_floor(_hit(keyword, vector), 0.2, 1.0) is kept
+    assert above_floor(_hit(keyword, vector), cov, 0.3, 0.5) is kept
+
+
+def test_coverage_is_the_share_of_query_terms_held() -> None:
+    analyzer = Analyzer(stem=True, stopwords=True)
+    terms = frozenset(analyzer.tokens("Which caches did we pick?"))
+    assert coverage(terms, analyzer.tokens("We picked Redis for the session cache.")) == 1.0
+    assert coverage(terms, analyzer.tokens("The cache is warm.")) == 0.5
+    assert coverage(frozenset(), ["cache"]) == 0.0
 
 
 def test_no_floor_keeps_everything_in_order() -> None:
+    analyzer = Analyzer(stem=True, stopwords=True)
     hits = [_hit(0.0, -0.5, 0), _hit(0.0, None, 1), _hit(4.0, 0.9, 2)]
-    assert apply_floor(hits, -1.0, 0.0) == hits
-    assert [h.id for h in apply_floor(hits, 0.2, 1.0)] == ["h2"]
+    assert apply_floor(hits, "q", analyzer, -1.0, 0.5) == hits
+    assert [h.id for h in apply_floor(hits, "q", analyzer, 0.3, 0.5)] == ["h2"]
 
 
 def test_deep_recall_returns_nothing_for_what_memory_does_not_hold(
     settings: recall.Settings, embedder: recall.Embedder
 ) -> None:
-    with recall.open(settings=settings.replace(min_similarity=0.3, min_keyword_score=1.0)) as mem:
+    with recall.open(settings=settings) as mem:  # the default floor
         mem.add("Our dog Biscuit loves the beach at Ostia.", user_id="u1")
         mem.add("We chose Redis for the session cache.", user_id="u1")
         assert mem.deep_recall("quantum chromodynamics on a lattice", user_id="u1") == []
         hits = mem.deep_recall("Which cache did we choose?", user_id="u1")
         assert hits and "Redis" in hits[0].text
+        assert [h.text for h in mem.deep_recall("cache", user_id="u1")] == [
+            "We chose Redis for the session cache."
+        ]  # one word: its similarity to a sentence is low, its keyword holds it
         call = {
             "id": "c1",
             "type": "function",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import numpy as np
@@ -34,7 +35,15 @@ def test_add_and_recall_finds_the_right_record(mem: recall.Memory) -> None:
     assert mem.deep_recall("what is the name of my pet", user_id="u1", top_k=1)[0].id == ids[1]
 
 
-def test_hits_sorted_and_top_k(mem: recall.Memory) -> None:
+@pytest.fixture
+def unfloored(settings: Settings, embedder: recall.Embedder) -> Iterator[recall.Memory]:
+    """A memory without the relevance floor: these tests are about ranking mechanics."""
+    with recall.open(settings=settings.replace(min_similarity=-1.0)) as m:
+        yield m
+
+
+def test_hits_sorted_and_top_k(unfloored: recall.Memory) -> None:
+    mem = unfloored
     for t in FACTS:
         mem.add(t, user_id="u1")
     hits = mem.deep_recall("test timeout", user_id="u1", top_k=2)
@@ -59,7 +68,8 @@ def test_kinds_filter(mem: recall.Memory) -> None:
     assert {h.kind for h in mem.deep_recall("plan", user_id="u1", kinds=["archive"])} == {"archive"}
 
 
-def test_delete_and_replace(mem: recall.Memory) -> None:
+def test_delete_and_replace(unfloored: recall.Memory) -> None:
+    mem = unfloored
     a = mem.add("Biscuit the beagle", user_id="u1", id="dog")
     assert mem.deep_recall("beagle", user_id="u1")[0].id == a
     mem.add("Our cat is named Miso", user_id="u1", id="dog")  # same id replaces
@@ -157,7 +167,7 @@ def test_candidates_are_the_union_of_both_legs_with_exact_scores(
 ) -> None:
     # With a pool of 2, the hits must be exactly BM25's top 2 (with signal) plus the vector
     # top 2, each scored exactly by both legs, not only by the leg that proposed it.
-    s = settings.replace(candidate_pool=2)
+    s = settings.replace(candidate_pool=2, min_similarity=-1.0)  # every candidate, no floor
     query = "cache test timeout for the beagle"
     with recall.open(settings=s) as m:
         ids = [m.add(t, user_id="u1") for t in FACTS]

@@ -150,7 +150,9 @@ class MemoryCore:
             req, self.embedder(), alpha=weight, fusion=method, allow_degraded=allow_degraded
         )
         r = self.settings.retrieval
-        return apply_floor(hits, r.min_similarity, r.min_keyword_score)
+        return apply_floor(
+            hits, req.query, self.spec.analyzer, r.min_similarity, r.min_keyword_coverage
+        )
 
     def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
         """The user's stored records, oldest first."""

@@ -47,17 +47,18 @@ class RetrievalSettings(_Group):
         100, ge=1, le=10_000, description="Top list size taken from each leg before fusion."
     )
     min_similarity: float = Field(
-        -1.0,
+        0.3,
         ge=-1.0,
         le=1.0,
         description="Relevance floor: a hit stays when its raw vector similarity reaches "
-        "this, or its keywords reach min_keyword_score (-1: no floor).",
+        "this, or its keywords reach min_keyword_coverage (-1: no floor).",
     )
-    min_keyword_score: float = Field(
-        0.0,
+    min_keyword_coverage: float = Field(
+        0.5,
         ge=0.0,
-        description="Relevance floor: raw BM25 score that keeps a hit sharing a word with "
-        "the query (0: any shared word).",
+        le=1.0,
+        description="Relevance floor: share of the query's analyzed terms a hit must hold "
+        "to stay on its keywords alone.",
     )
     neighbour_weight: float = Field(
         0.5,
