@@ -16,9 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import InputError, RecallError
 from .models import Hit, validation_message
+from .tool_shapes import anthropic_tool, chat_tool, parse_call, responses_tool, tool_result
 
 __all__ = [
     "DEEP_RECALL_TOOL",
+    "DEEP_RECALL_TOOL_ANTHROPIC",
+    "DEEP_RECALL_TOOL_RESPONSES",
     "DeepRecallArgs",
     "Search",
     "handle_tool_call",
@@ -74,23 +77,12 @@ def _schema() -> dict[str, Any]:
     return schema
 
 
-#: The tool in OpenAI "tools" format: pass ``tools=[recall.DEEP_RECALL_TOOL]``.
-DEEP_RECALL_TOOL: dict[str, Any] = {
-    "type": "function",
-    "function": {"name": TOOL_NAME, "description": _DESCRIPTION, "parameters": _schema()},
-}
-
-
-def _field(obj: Any, name: str) -> Any:
-    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
-
-
-def _tool_message(call_id: str, content: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "role": "tool",
-        "tool_call_id": call_id,
-        "content": json.dumps(content, ensure_ascii=False),
-    }
+#: The tool in OpenAI Chat Completions "tools" format: ``tools=[recall.DEEP_RECALL_TOOL]``.
+DEEP_RECALL_TOOL: dict[str, Any] = chat_tool(TOOL_NAME, _DESCRIPTION, _schema())
+#: The same tool for the OpenAI Responses API and the OpenAI Agents SDK.
+DEEP_RECALL_TOOL_RESPONSES: dict[str, Any] = responses_tool(TOOL_NAME, _DESCRIPTION, _schema())
+#: The same tool for Anthropic's Messages API.
+DEEP_RECALL_TOOL_ANTHROPIC: dict[str, Any] = anthropic_tool(TOOL_NAME, _DESCRIPTION, _schema())
 
 
 class Search(Protocol):
@@ -100,38 +92,38 @@ class Search(Protocol):
 
 
 def handle_tool_call(search: Search, tool_call: Any) -> dict[str, Any]:
-    """Run a ``deep_recall`` tool call with ``search`` and return the tool message to append.
+    """Run a ``deep_recall`` tool call with ``search`` and return the result to append.
 
-    ``tool_call`` is the OpenAI SDK object (``ChatCompletionMessageToolCall``) or its dict
-    form. Every problem the model can cause (wrong tool, malformed JSON, bad arguments, a
-    query the memory rejects) comes back as a tool message with an ``error`` the model can
-    read and correct. The host's ``user_id`` is bound into ``search`` and validated by the
-    caller (:meth:`recall.Memory.handle_tool_call` raises ``InputError`` for a bad one).
+    ``tool_call`` is a Chat Completions tool call, a Responses ``function_call`` item or an
+    Anthropic ``tool_use`` block (the SDK object or its dict form); the result comes in the
+    matching shape (:mod:`recall.tool_shapes`). Every problem the model can cause (wrong
+    tool, malformed JSON, bad arguments, a query the memory rejects) comes back as a result
+    with an ``error`` the model can read and correct. The host's ``user_id`` is bound into
+    ``search`` and validated by the caller (:meth:`recall.Memory.handle_tool_call` raises
+    ``InputError`` for a bad one).
     """
-    call_id = str(_field(tool_call, "id") or "")
-    function = _field(tool_call, "function")
-    name = _field(function, "name") if function is not None else None
-    raw = _field(function, "arguments") if function is not None else None
+    call = parse_call(tool_call)
+    name, raw = call.name, call.arguments
     if name != TOOL_NAME:
-        return _tool_message(
-            call_id, {"error": f"unknown tool {name!r}; the memory tool is {TOOL_NAME!r}"}
+        return tool_result(
+            call, {"error": f"unknown tool {name!r}; the memory tool is {TOOL_NAME!r}"}
         )
     try:
         data = json.loads(raw) if isinstance(raw, str | bytes) else raw
         args = DeepRecallArgs.model_validate(data if data is not None else {})
     except json.JSONDecodeError as exc:
-        return _tool_message(
-            call_id,
+        return tool_result(
+            call,
             {"error": f'arguments are not valid JSON ({exc.msg}); send {{"query": "..."}}'},
         )
     except ValidationError as exc:
-        return _tool_message(call_id, {"error": validation_message(exc, "arguments")})
+        return tool_result(call, {"error": validation_message(exc, "arguments")})
     try:
         hits = search(args.query, top_k=args.top_k, depth=args.depth)
     except InputError as exc:
-        return _tool_message(call_id, {"error": str(exc)})
+        return tool_result(call, {"error": str(exc)})
     except RecallError as exc:
-        return _tool_message(call_id, {"error": f"memory unavailable: {exc}"})
+        return tool_result(call, {"error": f"memory unavailable: {exc}"})
     content: dict[str, Any] = {
         "query": args.query,
         "results": [
@@ -147,7 +139,7 @@ def handle_tool_call(search: Search, tool_call: Any) -> dict[str, Any]:
     }
     if not hits:  # the relevance floor left nothing: say so, so the model does not guess
         content["note"] = "nothing relevant found in memory; tell the user you do not remember"
-    return _tool_message(call_id, content)
+    return tool_result(call, content)
 
 
 # Explicit triggers (see docs/design.md: deep recall runs only when asked). A rule is a

@@ -12,11 +12,12 @@ from typing import Any
 
 from ..settings import Settings
 from .tiers import TierMethods
+from .users import UserMethods
 
 __all__ = ["Memory", "open"]
 
 
-class Memory(TierMethods):
+class Memory(TierMethods, UserMethods):
     """One memory folder: a SQLite store, a Chroma vector index and BM25 partitions."""
 
 

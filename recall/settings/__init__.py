@@ -1,9 +1,11 @@
 """Every threshold, budget and default of recall, in one place, grouped by stage.
 
 ``Settings`` holds one group per stage of the data flow (``storage``, ``retrieval``,
-``lifecycle``, ``llm``, ``context``, ``text``). Every field reads an environment variable:
-``RECALL_`` + its name (``RECALL_ALPHA=0.4``), or ``RECALL_LLM_`` + its name for the LLM
-group (``RECALL_LLM_MODEL``). In code, pass flat names (``Settings(alpha=0.4)``) or groups
+``lifecycle``, ``llm``, ``context``, ``text``), and ``server`` for ``recall serve``. Every
+field reads an environment variable: ``RECALL_`` + its name (``RECALL_ALPHA=0.4``), or
+``RECALL_LLM_`` / ``RECALL_SERVER_`` + its name for the LLM and server groups
+(``RECALL_LLM_MODEL``, ``RECALL_SERVER_PORT``; flat names ``llm_model``, ``server_port``).
+In code, pass flat names (``Settings(alpha=0.4)``) or groups
 (``Settings(retrieval={"alpha": 0.4})``); read them grouped (``settings.retrieval.alpha``).
 A bad value raises :class:`~recall.errors.ConfigError` naming the variable, never a
 pydantic traceback. ``recall settings`` and ``docs/settings.md`` list every field; where
@@ -19,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from ..errors import ConfigError
 from .base import _Group
+from .groups import GROUPS as _STAGE_GROUPS
 from .groups import (
-    GROUPS,
     ContextSettings,
     LifecycleSettings,
     LLMSettings,
@@ -29,6 +31,7 @@ from .groups import (
     TextSettings,
     env_name,
 )
+from .server import ServerSettings
 
 __all__ = [
     "ContextSettings",
@@ -36,6 +39,7 @@ __all__ = [
     "LLMSettings",
     "LifecycleSettings",
     "RetrievalSettings",
+    "ServerSettings",
     "Settings",
     "StorageSettings",
     "TextSettings",
@@ -43,12 +47,18 @@ __all__ = [
     "reference",
 ]
 
+#: Every group, in the order ``recall settings`` lists them: the stages, then the server.
+GROUPS: tuple[type[_Group], ...] = (*_STAGE_GROUPS, ServerSettings)
+
 #: Flat names accepted by ``Settings(...)`` and :meth:`Settings.replace`: every field by its
-#: own name, and the LLM group's fields also by their environment names (``llm_model``).
+#: own name, and the LLM and server groups' fields by their environment names
+#: (``llm_model``, ``server_port``): a bare ``host`` or ``model`` would say too little.
+_PREFIXED: dict[type[_Group], str] = {LLMSettings: "llm", ServerSettings: "server"}
 _FLAT: dict[str, tuple[str, str]] = {
-    name: (g.group, name) for g in GROUPS if g is not LLMSettings for name in g.model_fields
+    name: (g.group, name) for g in GROUPS if g not in _PREFIXED for name in g.model_fields
 }
-_FLAT.update({f"llm_{name}": ("llm", name) for name in LLMSettings.model_fields})
+for _g, _prefix in _PREFIXED.items():
+    _FLAT.update({f"{_prefix}_{name}": (_g.group, name) for name in _g.model_fields})
 
 
 class Settings(BaseModel):
@@ -62,6 +72,7 @@ class Settings(BaseModel):
     llm: LLMSettings
     text: TextSettings
     context: ContextSettings
+    server: ServerSettings
 
     def __init__(self, **values: Any) -> None:
         try:

@@ -214,3 +214,20 @@ class Store(Protocol):
     def record_job_failure(self, job_id: str, error: str, max_attempts: int) -> bool:
         """Count a failed try; True when the job should be tried again."""
         ...
+
+    # a user as a whole
+    def delete_user(self, user_id: str) -> dict[str, int]:
+        """Erase every row of the user (records, articles, jobs, index state, version);
+        returns rows removed per table. The freed space must not keep the user's data."""
+        ...
+
+    def articles(self, user_id: str) -> list[ArticleRow]:
+        """Every stored version of the user's article, oldest first."""
+        ...
+
+    def import_user(
+        self, user_id: str, records: Sequence[Record], articles: Sequence[ArticleRow]
+    ) -> int:
+        """Write a user's records and article versions (1, 2, ...) in one transaction, only
+        into a user holding nothing yet; returns the user's new version."""
+        ...

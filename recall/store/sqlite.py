@@ -17,14 +17,14 @@ from ..errors import mapped
 from ..models import Record
 from .articles import latest_version, read_article
 from .base import ArticleRow, content_hash
-from .journal import JobJournal
 from .records import bump_version, delete_ids, put_records, row_to_record, user_version
 from .transaction import SQLiteTransaction
+from .users import UserStore
 
 __all__ = ["SQLiteStore", "content_hash"]
 
 
-class SQLiteStore(JobJournal):
+class SQLiteStore(UserStore):
     """SQLite-backed :class:`~recall.store.base.Store` with a per-user version counter."""
 
     @contextmanager

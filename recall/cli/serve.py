@@ -1,0 +1,72 @@
+"""``recall serve``: the memory server (MCP over stdio or HTTP, and the REST API)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .app import main, path_option, url_option
+
+__all__ = ["serve"]
+
+
+@main.command()
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "http"]),
+    default="stdio",
+    show_default=True,
+    help="stdio: MCP for a host that starts this process; http: MCP at /mcp and REST at /v1.",
+)
+@click.option("--user", "user_id", default=None, help="Serve one user: tools may omit user_id.")
+@click.option(
+    "--host", default=None, help="HTTP address (default $RECALL_SERVER_HOST, else 127.0.0.1)."
+)
+@click.option(
+    "--port", default=None, type=int, help="HTTP port (default $RECALL_SERVER_PORT, else 8765)."
+)
+@click.option(
+    "--keys",
+    "keys_file",
+    default=None,
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="API key file, 'KEY TENANT' a line (also $RECALL_SERVER_API_KEYS_FILE).",
+)
+@path_option
+@url_option
+def serve(
+    transport: str,
+    user_id: str | None,
+    host: str | None,
+    port: int | None,
+    keys_file: Path | None,
+    path: Path,
+    chroma_url: str | None,
+) -> None:
+    """Serve the memory folder to agents. The models load before the first request.
+
+    Without API keys the HTTP server answers loopback clients only, and refuses to bind
+    another address.
+    """
+    from ..memory import open as open_folder
+    from ..models import require_user_id
+    from ..server import serve_http, serve_stdio
+    from ..settings import Settings
+
+    updates: dict[str, Any] = {"path": path}
+    for name, value in (
+        ("chroma_url", chroma_url),
+        ("server_host", host),
+        ("server_port", port),
+        ("server_api_keys_file", keys_file),
+    ):
+        if value:
+            updates[name] = value
+    default_user = None if user_id is None else require_user_id(user_id)
+    with open_folder(settings=Settings(**updates)) as mem:
+        if transport == "stdio":
+            serve_stdio(mem, default_user=default_user)
+        else:
+            serve_http(mem, default_user=default_user)

@@ -1,0 +1,28 @@
+"""recall as a memory server: MCP (stdio, streamable HTTP) and a REST API in one process.
+
+``recall serve`` runs it; :func:`build_app` gives the ASGI app to mount elsewhere;
+:class:`AsyncMemory` is the awaitable face of :class:`recall.Memory` for async hosts.
+Modules: :mod:`.aio` (off-loop calls), :mod:`.auth` (API keys and tenants), :mod:`.gate`
+(the HTTP front door), :mod:`.rest` and :mod:`.openapi` (the REST API), :mod:`.mcp` (the
+MCP tools), :mod:`.app` (wiring and the two transports).
+"""
+
+from .aio import AsyncMemory, warm_up
+from .app import build_app, serve_http, serve_stdio
+from .auth import ApiKeys
+from .errors import AuthError, ForbiddenError, NotFoundError, TooLargeError
+from .mcp import build_mcp
+
+__all__ = [
+    "ApiKeys",
+    "AsyncMemory",
+    "AuthError",
+    "ForbiddenError",
+    "NotFoundError",
+    "TooLargeError",
+    "build_app",
+    "build_mcp",
+    "serve_http",
+    "serve_stdio",
+    "warm_up",
+]

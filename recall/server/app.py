@@ -1,0 +1,135 @@
+"""One process, two faces: the REST API and MCP over streamable HTTP on one port, or MCP
+over stdio for a host that starts the server itself.
+
+HTTP: ``/v1/...`` (REST), ``/mcp`` (MCP, stateless, JSON answers: any replica can take
+any request), ``/openapi.json`` and ``/healthz``; every request passes the
+:class:`~recall.server.gate.Gate` first. The models load in the lifespan, before uvicorn
+opens the port, so the first call is as fast as the next.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
+
+import anyio
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..errors import ConfigError
+from ..settings import ServerSettings
+from .aio import AsyncMemory
+from .auth import ApiKeys, is_loopback
+from .gate import Gate
+from .mcp import build_mcp
+from .openapi import openapi_document
+from .rest import ENDPOINTS, RestApi
+
+if TYPE_CHECKING:
+    from ..memory import Memory
+
+__all__ = ["build_app", "serve_http", "serve_stdio"]
+
+_PUBLIC = {"/openapi.json", *(e.path for e in ENDPOINTS if e.public)}
+
+
+def build_app(
+    memory: Memory,
+    *,
+    keys: ApiKeys | None = None,
+    default_user: str | None = None,
+    settings: ServerSettings | None = None,
+) -> Starlette:
+    """The ASGI app serving ``memory``: REST, MCP at ``/mcp``, the OpenAPI document."""
+    conf = settings or memory.settings.server
+    amem = AsyncMemory(memory, timeout_s=conf.request_timeout_s)
+    mcp = build_mcp(amem, default_user=default_user, keys=keys)
+    mcp_app = mcp.streamable_http_app(
+        streamable_http_path="/mcp",
+        stateless_http=True,
+        json_response=True,
+        max_request_body_size=conf.max_body_bytes,
+        host=conf.host,  # a loopback host turns on the SDK's DNS-rebinding guard
+    )
+
+    async def openapi(_request: Request) -> Response:
+        return JSONResponse(openapi_document())
+
+    routes: list[BaseRoute] = [
+        *RestApi(amem, keys).routes(),
+        Route("/openapi.json", openapi, methods=["GET"]),
+        *mcp_app.routes,
+    ]
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        await amem.warm_up()
+        async with mcp.session_manager.run():
+            yield
+
+    gate = Middleware(Gate, keys=keys, max_body_bytes=conf.max_body_bytes, public=_PUBLIC)
+    return Starlette(routes=routes, middleware=[gate], lifespan=lifespan)
+
+
+def _log_warnings_only() -> None:
+    # The MCP SDK configures the root logger when nothing has; a handler of our own first
+    # keeps chatty libraries' debug records (bm25s logs every index build) off stderr.
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
+
+
+def serve_http(memory: Memory, *, default_user: str | None = None) -> None:
+    """Serve ``memory`` over HTTP at ``settings.server.host:port`` until interrupted.
+
+    Without API keys the server only binds a loopback address (``ConfigError`` otherwise):
+    an open memory on the network is never a default.
+    """
+    import uvicorn
+
+    conf = memory.settings.server
+    keys = ApiKeys.from_settings(conf)
+    if keys is None and not is_loopback(conf.host):
+        raise ConfigError(
+            f"refusing to listen on {conf.host} without API keys: set RECALL_SERVER_API_KEYS "
+            "or --keys FILE, or bind 127.0.0.1"
+        )
+    _log_warnings_only()
+    app = build_app(memory, keys=keys, default_user=default_user, settings=conf)
+    print(
+        f"recall serve: http://{conf.host}:{conf.port} (MCP at /mcp, REST at /v1, "
+        f"OpenAPI at /openapi.json; {len(keys) if keys else 'no'} API keys)",
+        file=sys.stderr,
+    )
+    uvicorn.run(
+        app,
+        host=conf.host,
+        port=conf.port,
+        log_level="warning",
+        timeout_keep_alive=5,
+        timeout_graceful_shutdown=int(conf.request_timeout_s),
+    )
+
+
+def serve_stdio(memory: Memory, *, default_user: str | None = None) -> None:
+    """Serve ``memory`` as an MCP server over stdin/stdout until the host closes them.
+
+    The host that starts the process is trusted (no keys); stdout carries the protocol, so
+    everything else goes to stderr.
+    """
+
+    _log_warnings_only()
+
+    async def main() -> None:
+        amem = AsyncMemory(memory, timeout_s=memory.settings.server.request_timeout_s)
+        await amem.warm_up()
+        print("recall serve: MCP over stdio, models loaded", file=sys.stderr)
+        await build_mcp(amem, default_user=default_user).run_stdio_async()
+
+    anyio.run(main)

@@ -1,0 +1,154 @@
+"""API keys and tenants: which user ids a request may touch.
+
+Each key maps to a tenant. A tenant ``T`` owns exactly the user ids that start with
+``T:`` (``acme:bob``, ``acme:alice/1``); a tenant name holds no ``:``, so two tenants
+never share a user (``acme`` cannot reach ``acme2:bob``). The tenant ``*`` is an operator:
+every user, and the stats. Keys come from ``RECALL_SERVER_API_KEYS`` (``KEY=TENANT``
+pairs, comma-separated) and/or a file (``KEY TENANT`` a line, ``#`` comments); only their
+SHA-256 digests are kept. With no key configured, the server answers loopback clients only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from ..errors import ConfigError
+from ..settings import ServerSettings
+from .errors import AuthError, ForbiddenError
+
+__all__ = [
+    "ApiKeys",
+    "MIN_KEY_CHARS",
+    "OPERATOR",
+    "allows",
+    "is_loopback",
+    "key_from_headers",
+    "tenant_of",
+]
+
+#: The tenant of an operator key: every user, and the stats resources.
+OPERATOR = "*"
+#: Shortest key accepted: a guessable key is no key.
+MIN_KEY_CHARS = 16
+_TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def tenant_of(user_id: str) -> str | None:
+    """The tenant owning ``user_id`` (the part before its first ``:``), or None."""
+    head, sep, _ = user_id.partition(":")
+    return head if sep and _TENANT.match(head) else None
+
+
+def allows(tenant: str, user_id: str) -> bool:
+    """True when ``tenant`` may read and write ``user_id``."""
+    return tenant == OPERATOR or tenant_of(user_id) == tenant
+
+
+def key_from_headers(headers: Mapping[str, str] | None) -> str | None:
+    """The API key of a request: ``Authorization: Bearer KEY``, else ``X-API-Key: KEY``."""
+    if headers is None:
+        return None
+    auth = headers.get("authorization") or ""
+    scheme, _, value = auth.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return (headers.get("x-api-key") or "").strip() or None
+
+
+def is_loopback(host: str | None) -> bool:
+    """True for 127.0.0.0/8, ::1 and ``localhost``."""
+    if host is None:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class ApiKeys:
+    """The keys a server accepts, each with its tenant (see the module docs)."""
+
+    def __init__(self, pairs: Iterable[tuple[str, str]], *, where: str = "API keys") -> None:
+        self._tenants: dict[str, str] = {}
+        for key, tenant in pairs:
+            if len(key) < MIN_KEY_CHARS or any(c.isspace() or c in ",=" for c in key):
+                raise ConfigError(
+                    f"{where}: a key must be at least {MIN_KEY_CHARS} characters without "
+                    "spaces, ',' or '='; make one with `python -c 'import secrets; "
+                    "print(secrets.token_urlsafe(32))'`"
+                )
+            if tenant != OPERATOR and not _TENANT.match(tenant):
+                raise ConfigError(
+                    f"{where}: tenant {tenant!r} must be letters, digits, '.', '_' or '-' "
+                    "(it owns the user ids that start with 'TENANT:'), or '*' for every user"
+                )
+            self._tenants[_digest(key)] = tenant
+
+    def __len__(self) -> int:
+        return len(self._tenants)
+
+    @classmethod
+    def from_settings(cls, settings: ServerSettings) -> ApiKeys | None:
+        """The keys of ``RECALL_SERVER_API_KEYS`` and the key file; None when there are none."""
+        pairs: list[tuple[str, str]] = []
+        if settings.api_keys:
+            for item in settings.api_keys.split(","):
+                key, sep, tenant = item.strip().partition("=")
+                if not sep:
+                    raise ConfigError(
+                        "RECALL_SERVER_API_KEYS: write KEY=TENANT pairs, comma-separated"
+                    )
+                pairs.append((key.strip(), tenant.strip()))
+        if settings.api_keys_file is not None:
+            pairs += _read_key_file(settings.api_keys_file)
+        return cls(pairs) if pairs else None
+
+    def tenant(self, key: str | None) -> str:
+        """The tenant of ``key``; ``AuthError`` when it is missing or unknown."""
+        if not key:
+            raise AuthError("this server needs an API key: send 'Authorization: Bearer KEY'")
+        tenant = self._tenants.get(_digest(key))
+        if tenant is None:
+            raise AuthError("unknown API key")
+        return tenant
+
+    def check(self, key: str | None, user_id: str) -> str:
+        """``user_id`` if ``key`` may touch it; ``AuthError`` or ``ForbiddenError`` if not."""
+        tenant = self.tenant(key)
+        if not allows(tenant, user_id):
+            raise ForbiddenError(
+                f"this API key's tenant {tenant!r} owns only user ids starting with "
+                f"'{tenant}:'; {user_id!r} is not one of them"
+            )
+        return user_id
+
+    def require_operator(self, key: str | None) -> None:
+        """Pass for an operator key (tenant ``*``); ``ForbiddenError`` for any other."""
+        if self.tenant(key) != OPERATOR:
+            raise ForbiddenError("only an operator key (tenant '*') may read the server's stats")
+
+
+def _read_key_file(path: Path) -> list[tuple[str, str]]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read the API key file {path}: {exc}") from exc
+    pairs = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        parts = raw.split("#", 1)[0].split()
+        if not parts:
+            continue
+        if len(parts) != 2:
+            raise ConfigError(f"{path}:{n}: write 'KEY TENANT' (two words), got {len(parts)}")
+        pairs.append((parts[0], parts[1]))
+    return pairs

@@ -1,0 +1,60 @@
+"""The server's own errors, and the one place a ``RecallError`` becomes an HTTP status.
+
+    RecallError
+    ├── AuthError         no API key, or an unknown one            401
+    ├── ForbiddenError    a known key, outside its tenant          403
+    ├── NotFoundError     no such record or article version        404
+    └── TooLargeError     a request body over the limit            413 (an InputError too)
+
+Library errors keep their classes: bad input 400 (a user the folder never held 404, an
+import onto a user that holds memory 409), the store or the vector index unreachable or
+stale 503, the LLM endpoint 502, a request over its time 504.
+"""
+
+from __future__ import annotations
+
+from ..errors import ConfigError, IndexStaleError, InputError, LLMError, RecallError, StoreError
+from ..store.users import UnknownUserError, UserExistsError
+
+__all__ = ["AuthError", "ForbiddenError", "NotFoundError", "TooLargeError", "status_for"]
+
+
+class AuthError(RecallError):
+    """The request carries no API key, or one the server does not know (HTTP 401)."""
+
+
+class ForbiddenError(RecallError):
+    """The API key is valid but may not touch this user or operation (HTTP 403)."""
+
+
+class NotFoundError(RecallError):
+    """The record or article version a request names does not exist (HTTP 404)."""
+
+
+class TooLargeError(InputError):
+    """The request body is over the server's limit (HTTP 413)."""
+
+
+# Most specific first: the first class an exception is an instance of decides.
+_STATUS: tuple[tuple[type[BaseException], int], ...] = (
+    (AuthError, 401),
+    (ForbiddenError, 403),
+    (TooLargeError, 413),
+    (NotFoundError, 404),
+    (UnknownUserError, 404),
+    (UserExistsError, 409),
+    (InputError, 400),
+    (StoreError, 503),
+    (IndexStaleError, 503),
+    (LLMError, 502),
+    (ConfigError, 500),
+    (TimeoutError, 504),
+)
+
+
+def status_for(exc: BaseException) -> int:
+    """The HTTP status that fits ``exc`` (500 for anything unforeseen)."""
+    for cls, status in _STATUS:
+        if isinstance(exc, cls):
+            return status
+    return 500
