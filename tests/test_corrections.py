@@ -18,7 +18,10 @@ def seeded(settings: recall.Settings, embedder: recall.Embedder) -> Iterator[rec
     """A user whose article was promoted once: Bedrock, Evolutionary and Dynamic filled."""
     with recall.open(settings=settings.replace(short_term_capacity=2, promote_count=2)) as mem:
         mem.update_memory("My name is Ottoline. I am allergic to penicillin.", user_id="u1")
-        mem.update_memory("The staging cluster runs on node pool blue-7 this week.", user_id="u1")
+        mem.update_memory(
+            "The staging cluster runs on node pool blue-7 this week; it moves back on Monday.",
+            user_id="u1",
+        )
         mem.update_memory("We renamed the billing queue to invoices-v2.", user_id="u1")
         assert mem.long_term("u1").version == 1
         yield mem
@@ -40,6 +43,12 @@ def test_forget_fact_writes_a_version_without_it_and_keeps_the_old(
     assert seeded.long_term("u1").version == 2
     assert "blue-7" in seeded.long_term("u1", version=1).render()  # history kept
     assert not any("blue-7" in t for t in _dynamic_hits(seeded, "node pool"))
+
+
+def test_forget_fact_removes_whole_sentences_only(seeded: recall.Memory) -> None:
+    assert "moves back on Monday" in seeded.long_term("u1").render()
+    after = seeded.forget_fact("u1", "blue-7")
+    assert "moves back on Monday" not in after.render()  # the sentence goes on after ";"
 
 
 def test_edit_fact_replaces_the_text_everywhere(seeded: recall.Memory) -> None:

@@ -141,7 +141,8 @@ def test_ingest_locomo_then_show(tmp_path: Path) -> None:
     out = show.stdout
     assert "version 1 of 1" in out
     bedrock = out.split("<Bedrock>\n", 1)[1].split("\n</Bedrock>", 1)[0]
-    assert "My name is Caroline" in bedrock  # session 1, promoted and routed
+    # Session 1, promoted, routed and retold in my voice (the transcript names the speaker).
+    assert "I know Caroline's name is Caroline" in bedrock
     assert "<Evolutionary>" in out and "<Dynamic>" in out
     short = out.split("short-term summaries (2):", 1)[1]
     assert "Session 3 of the conversation between Caroline and Melanie" in short

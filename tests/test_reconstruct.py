@@ -45,10 +45,13 @@ def test_stimuli_land_in_their_chapters_newest_first(rec: OfflineReconstructor) 
         "I usually write in German. Build 4821 passed on Tuesday.",
     ]
     out = rec.reconstruct(Article(), stimuli)
-    assert out.bedrock == "My name is Ilse."
-    assert out.evolutionary == "I usually write in German."
+    # Retold in my voice: a summary string's first person is the user's.
+    assert out.bedrock == "I know the user's name is Ilse."
+    assert out.evolutionary == "I know the user usually writes in German."
     # One paragraph per stimulus, the newest first.
-    assert out.dynamic == "Build 4821 passed on Tuesday.\n\nWe moved the launch to May 3."
+    assert out.dynamic == (
+        "I noted that build 4821 passed on Tuesday.\n\nI noted that we moved the launch to May 3."
+    )
     assert parse_article(render_article(out)) == out
 
 
@@ -56,13 +59,13 @@ def test_untouched_chapter_stays_byte_identical(rec: OfflineReconstructor) -> No
     old = Article(bedrock="  I am Ilse.\n\n(odd spacing kept)\n", evolutionary="E.", dynamic="D.")
     out = rec.reconstruct(old, ["The release train leaves on Friday."])
     assert out.bedrock == old.bedrock and out.evolutionary == old.evolutionary
-    assert out.dynamic == "The release train leaves on Friday.\n\nD."
+    assert out.dynamic == "I noted that the release train leaves on Friday.\n\nD."
 
 
 def test_near_duplicates_keep_the_newer(rec: OfflineReconstructor) -> None:
     old = Article(dynamic="The team meeting is on Monday at 10 am.")
     out = rec.reconstruct(old, ["The team meeting is on Monday at 10 am!"])
-    assert out.dynamic == "The team meeting is on Monday at 10 am!"
+    assert out.dynamic == "I noted that the team meeting is on Monday at 10 am."
     # Different facts are not duplicates.
     out = rec.reconstruct(old, ["The invoice total was 930 euros."])
     assert "930 euros" in out.dynamic and "Monday at 10 am." in out.dynamic
@@ -73,7 +76,10 @@ def test_sentences_differing_in_a_number_are_both_kept(rec: OfflineReconstructor
     out = rec.reconstruct(
         Article(), ["Sprint 5 closed ticket PRJ-1005.", "Sprint 6 closed ticket PRJ-1006."]
     )
-    assert out.dynamic == "Sprint 6 closed ticket PRJ-1006.\n\nSprint 5 closed ticket PRJ-1005."
+    assert out.dynamic == (
+        "I noted that Sprint 6 closed ticket PRJ-1006.\n\n"
+        "I noted that Sprint 5 closed ticket PRJ-1005."
+    )
 
 
 def test_budget_drops_the_oldest(rec: OfflineReconstructor) -> None:
@@ -82,7 +88,7 @@ def test_budget_drops_the_oldest(rec: OfflineReconstructor) -> None:
         stimuli = [f"Sprint {4 * r + i} closed ticket PRJ-{1000 + 4 * r + i}." for i in range(4)]
         article = rec.reconstruct(article, stimuli)
     assert count_tokens(article.dynamic) <= 120
-    assert article.dynamic.startswith("Sprint 39 closed ticket PRJ-1039.")
+    assert article.dynamic.startswith("I noted that Sprint 39 closed ticket PRJ-1039.")
     assert "PRJ-1000" not in article.dynamic
 
 
@@ -104,5 +110,5 @@ def test_deterministic(embedder: recall.Embedder) -> None:
 
 def test_chinese_stimuli(rec: OfflineReconstructor) -> None:
     out = rec.reconstruct(Article(), ["我叫王小明。下周三去杭州出差，预算3000元。"])
-    assert out.bedrock == "我叫王小明。"
+    assert out.bedrock == "我知道用户叫王小明。"
     assert "3000" in out.dynamic

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from ..errors import InputError, StoreError
 from ..store import Store
-from ..text import split_sentences
 from .article import Article, LongTerm
 from .promote import Conflict, commit, read_long_term
+from .sentences import split_whole_sentences
 
 __all__ = ["edit_fact", "forget_fact", "revise", "rollback_to"]
 
@@ -42,7 +42,7 @@ def forget_fact(article: Article, fact: str) -> Article:
         paragraphs = []
         for original in text.split("\n\n"):
             para = original
-            for sentence in split_sentences(original):
+            for sentence in split_whole_sentences(original):
                 if needle in _norm(sentence):
                     para = para.replace(sentence, "", 1)
                     removed += 1

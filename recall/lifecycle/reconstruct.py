@@ -2,11 +2,22 @@
 
 Two implementations behind one :class:`Reconstructor` protocol:
 
-- :class:`OfflineReconstructor` (the embedded default, deterministic): routes every new
-  sentence to a chapter by rules (:func:`route`), puts the newest material first, drops
-  near-duplicates by embedding similarity (the newer sentence wins: it is the current
-  truth; a sentence with a number, name or path the newer one lacks is not a duplicate),
-  and keeps each chapter within its token budget by dropping the oldest sentences.
+- :class:`OfflineReconstructor` (the embedded default, deterministic). Each promoted
+  summary is read as whole sentences with their speakers (:mod:`.sentences`; a ``;`` never
+  ends one), each routed to a chapter by rules (:func:`route`, :mod:`.routing`) and retold
+  in the AI's first person without role labels (:mod:`.voice`). Then, newest first:
+
+  * a newer statement of a single-valued fact (name, job, employer, city, a preference)
+    supersedes the older one wherever it is in the article (:mod:`.facts`); the older
+    sentence leaves the current article and stays in its earlier versions;
+  * passing states (moods, tiredness, illness) live in Dynamic for one promotion: the new
+    batch keeps only its newest one, and the old ones are dropped;
+  * near-duplicates within a chapter are merged by embedding similarity, the newer wins (a
+    sentence with a number, name or path the newer one lacks is not a duplicate);
+  * each chapter is held to its token budget by dropping its oldest sentences.
+
+  Every chapter is written newest first (one paragraph per summary); a chapter that nothing
+  touched stays byte-identical.
 - :class:`LLMReconstructor`: the reconstruction prompt with structured output; on
   any LLM failure it falls back to the offline one with a logged reason.
 
@@ -27,39 +38,20 @@ from pydantic import BaseModel
 from ..errors import LLMError
 from ..index.embed import Embedder
 from ..llm import LLMClient, dumps, load_prompt
-from ..text import count_tokens, split_sentences
+from ..text import count_tokens
 from .article import CHAPTERS, Article, clean_chapter
 from .extractive import key_facts
+from .facts import supersede
+from .routing import is_transient, route, route_utterance
+from .sentences import split_whole_sentences, utterances
+from .voice import core, is_voiced, voice
 
 __all__ = ["ArticleOut", "LLMReconstructor", "OfflineReconstructor", "Reconstructor", "route"]
 
 log = logging.getLogger(__name__)
 
-# Identity, stable facts and hard boundaries: the Bedrock chapter.
-_BEDROCK = re.compile(
-    r"\b(my name is|i am an? |i'm an? |i work (as|at|for)|i live in|i was born|my (job|role|"
-    r"profession|nationality|native language) |allergic|never (ever )?(call|use|share|send|"
-    r"mention)|always (call|use|answer|reply|write)|do not ever|must never|my pronouns)"
-    r"|我叫|我的名字|我是一[名个位]|我的职业|我住在|我出生|过敏|永远不要|绝对不要|底线|原则",
-    re.IGNORECASE,
-)
-# Long-term goals, habits and settled ways of working together: the Evolutionary chapter.
-_EVOLUTIONARY = re.compile(
-    r"\b(my (long[- ]term )?goal|long[- ]term|i (plan|aim|hope|intend) to|i want to become|"
-    r"my dream|my career|i usually|i tend to|habit|i prefer|my preference|we agreed|our "
-    r"convention|from now on|going forward|every (day|week|month|morning|evening))"
-    r"|目标|长期|打算|梦想|职业规划|通常|习惯|偏好|更喜欢|约定|以后都|每天|每周|每月",
-    re.IGNORECASE,
-)
-
-
-def route(sentence: str) -> str:
-    """The chapter a sentence belongs to: "Bedrock", "Evolutionary" or "Dynamic"."""
-    if _BEDROCK.search(sentence):
-        return "Bedrock"
-    if _EVOLUTIONARY.search(sentence):
-        return "Evolutionary"
-    return "Dynamic"
+# Old chapters are read newest first too: Dynamic changes fastest.
+_OLD_ORDER = ("Dynamic", "Evolutionary", "Bedrock")
 
 
 @runtime_checkable
@@ -73,15 +65,53 @@ class Reconstructor(Protocol):
 
 def _paragraphs(text: str) -> list[list[str]]:
     paras = (p.strip() for p in re.split(r"\n\s*\n", text))
-    return [s for s in (_sentences(p) for p in paras if p) if s]
+    return [s for s in (split_whole_sentences(p) for p in paras if p) if s]
 
 
-def _sentences(text: str) -> list[str]:
-    return [s for line in text.split("\n") for s in split_sentences(line)]
+def _read_old(text: str, legacy: bool) -> tuple[list[list[str]], bool]:
+    """A chapter's paragraphs of sentences, and whether reading changed any. An article
+    written before the voice (``legacy``: it still holds a role label somewhere) is retold
+    sentence by sentence; a sentence of it without a label is taken as the user's."""
+    out: list[list[str]] = []
+    changed = False
+    for para in (p.strip() for p in re.split(r"\n\s*\n", text)):
+        sents: list[str] = []
+        for utt in utterances(para):
+            told: str | None = utt.text
+            if utt.speaker.role or (legacy and not is_voiced(utt.text)):
+                told = voice(utt.speaker, utt.text)
+                changed = True
+            if told:
+                sents.append(told)
+        if sents:
+            out.append(sents)
+    return out, changed
+
+
+def _read_new(stimuli: Sequence[str]) -> list[list[tuple[str, str]]]:
+    """Each stimulus (newest first) as (chapter, sentence in the voice), in text order;
+    only the newest passing state of all of them is kept."""
+    batches: list[list[tuple[str, str]]] = []
+    mood_kept = False
+    for stimulus in reversed(stimuli):
+        items: list[tuple[str, str]] = []
+        for utt in reversed(utterances(clean_chapter(stimulus))):
+            chapter = route_utterance(utt.speaker, utt.text)
+            told = voice(utt.speaker, utt.text)
+            if told is None:
+                continue
+            if chapter == "Dynamic" and is_transient(told):
+                if mood_kept:
+                    continue
+                mood_kept = True
+            items.append((chapter, told))
+        batches.append(items[::-1])
+    return batches
 
 
 class OfflineReconstructor:
-    """Deterministic reconstruction: rules, embedding dedup, newest-first budgets."""
+    """Deterministic reconstruction: rules, the AI's voice, supersession, embedding
+    dedup, newest-first budgets (see the module docstring)."""
 
     def __init__(
         self,
@@ -102,21 +132,47 @@ class OfflineReconstructor:
         self._cache_size = cache_size
 
     def reconstruct(self, article: Article, stimuli: Sequence[str]) -> Article:
-        """Route, dedup and budget (see the module docstring)."""
-        fresh: dict[str, list[list[str]]] = {name: [] for name in CHAPTERS}
-        for stimulus in reversed(stimuli):  # newest first
-            routed: dict[str, list[str]] = {}
-            for sent in _sentences(clean_chapter(stimulus)):
-                routed.setdefault(route(sent), []).append(sent)
-            for name, sents in routed.items():
-                fresh[name].append(sents)
+        """Read, route, voice, supersede, dedup and budget (see the module docstring)."""
+        batches = _read_new(stimuli)
+        old: dict[str, list[list[str]]] = {}
+        touched = {name: False for name in CHAPTERS}
+        legacy = any(
+            u.speaker.role for text in article.chapters().values() for u in utterances(text)
+        )
+        for name, text in article.chapters().items():
+            old[name], touched[name] = _read_old(text, legacy)
+        if stimuli:  # a passing state had its promotion
+            kept = [[s for s in p if not is_transient(s)] for p in old["Dynamic"]]
+            touched["Dynamic"] |= kept != old["Dynamic"]
+            old["Dynamic"] = [p for p in kept if p]
+        # Every sentence once, newest first: the new batches, then the old chapters.
+        slots: list[tuple[str, list[str], int]] = []
+        new: dict[str, list[list[str]]] = {name: [] for name in CHAPTERS}
+        for items in batches:
+            for name in CHAPTERS:
+                para = [s for c, s in items if c == name]
+                if para:
+                    new[name].append(para)
+                    touched[name] = True
+                    slots.extend((name, para, i) for i in reversed(range(len(para))))
+        for name in _OLD_ORDER:
+            for para in old[name]:
+                slots.extend((name, para, i) for i in reversed(range(len(para))))
+        verdicts = supersede([para[i] for _, para, i in slots])
+        for (name, para, i), verdict in zip(slots, verdicts, strict=True):
+            if verdict is not None:
+                para[i] = "\n".join(verdict)  # restated facts, or "" (dropped)
+                touched[name] = True
         out = {}
-        for name, old in article.chapters().items():
-            if not fresh[name]:
-                out[name.lower()] = old  # an untouched chapter stays exactly as it was
+        for name, text in article.chapters().items():
+            if not touched[name]:
+                out[name.lower()] = text  # an untouched chapter stays exactly as it was
                 continue
-            paras = self._dedup(fresh[name] + _paragraphs(old))
-            out[name.lower()] = self.fit(paras)
+            paras = [
+                [s for line in para for s in line.split("\n") if s]
+                for para in new[name] + old[name]
+            ]
+            out[name.lower()] = self.fit(self._dedup([p for p in paras if p]))
         return Article(**out)
 
     def _vectors(self, sentences: list[str]) -> np.ndarray:
@@ -132,7 +188,8 @@ class OfflineReconstructor:
         flat = [s for p in paras for s in p]
         if not flat:
             return []
-        vecs = self._vectors(flat)
+        # Compared without the frame: "I know the user …" would make every pair alike.
+        vecs = self._vectors([core(s) for s in flat])
         facts = [key_facts(s) for s in flat]
         kept_idx: list[int] = []
         keep: set[int] = set()
