@@ -1,41 +1,38 @@
 """Chapter routing on a labelled set of zh and en sentences, as summaries hold them.
 
-tests/data/chapters.tsv (chapter, lang, split, sentence, note): the ``dev`` rows are the
-development set the rules were written and tuned against, so their accuracy is optimistic;
-the ``heldout`` rows were written after the tuning and never tuned on. The last 42 dev rows
-were a first held-out batch: they scored 69.0% before the rules were tuned on them; the
-held-out batch written after that scored 68.0%. Expect about two thirds on new wording,
-the misses falling back to Dynamic. Labels follow the memory design's chapters
-(recall/lifecycle/routing.py says which is which). Run with ``-s`` to see the accuracies.
+recall/lifecycle/chapters.tsv (chapter, lang, split, sentence, note): the ``dev`` rows are
+the development set the rules were written and tuned against (and the examples the router
+consults), so their accuracy is optimistic. ``heldout`` (50 rows) was written after the
+rules were tuned: rules alone scored 68.0% on it. It then chose between five ways of
+adding the examples (nearest-example votes where the rules say Dynamic, 60% share: the
+best), so its figure for the router is optimistic too. ``heldout2`` (42 rows) was written
+after that choice and never tuned on: rules 66.7%, rules + examples 92.9% when written.
+Labels follow the memory design's chapters (recall/lifecycle/routing.py says which is
+which). Run with ``-s`` to see the accuracies.
 """
 
 from __future__ import annotations
 
-import csv
 from collections import Counter
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
+import recall
+from recall.lifecycle.examples import ExampleRouter, labelled_rows
 from recall.lifecycle.reconstruct import route
 from recall.lifecycle.routing import CHAPTER_NAMES
 
-DATA = Path(__file__).parent / "data" / "chapters.tsv"
+ROWS = labelled_rows()
 
 
-def _rows() -> list[dict[str, str]]:
-    with DATA.open(encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
-
-
-ROWS = _rows()
-
-
-def _accuracy(rows: list[dict[str, str]]) -> tuple[float, list[str]]:
+def _accuracy(
+    rows: list[dict[str, str]], router: Callable[[str], str] = route
+) -> tuple[float, list[str]]:
     wrong = [
         f"{r['chapter']} -> {got}: {r['sentence']} ({r['note']})"
         for r in rows
-        if (got := route(r["sentence"])) != r["chapter"]
+        if (got := router(r["sentence"])) != r["chapter"]
     ]
     return 1 - len(wrong) / len(rows), wrong
 
@@ -47,16 +44,18 @@ def test_the_set_is_bilingual_labelled_and_large_enough() -> None:
         counts = Counter(r["chapter"] for r in dev if r["lang"] == lang)
         assert set(counts) == set(CHAPTER_NAMES), lang
         assert min(counts.values()) >= 20, (lang, counts)
-    assert {r["split"] for r in ROWS} == {"dev", "heldout"}
+    assert {r["split"] for r in ROWS} == {"dev", "heldout", "heldout2"}
     assert all(r["note"].strip() for r in ROWS)
     sentences = [r["sentence"] for r in ROWS]
     assert len(sentences) == len(set(sentences)), "duplicate sentences"
 
 
-def _report(name: str, rows: list[dict[str, str]]) -> tuple[float, list[str]]:
-    acc, wrong = _accuracy(rows)
+def _report(
+    name: str, rows: list[dict[str, str]], router: Callable[[str], str] = route
+) -> tuple[float, list[str]]:
+    acc, wrong = _accuracy(rows, router)
     by_lang = ", ".join(
-        f"{lang} {_accuracy([r for r in rows if r['lang'] == lang])[0]:.1%}"
+        f"{lang} {_accuracy([r for r in rows if r['lang'] == lang], router)[0]:.1%}"
         for lang in ("en", "zh")
     )
     print(f"\nchapter routing, {name}: {len(rows)} sentences, {acc:.1%} correct ({by_lang})")
@@ -79,6 +78,21 @@ def test_accuracy_on_the_held_out_batch() -> None:
     # A miss is a stable fact left in Dynamic (recent, budgeted), never a passing remark
     # promoted into Bedrock.
     assert all(route(r["sentence"]) != "Bedrock" for r in heldout if r["chapter"] == "Dynamic")
+
+
+def test_the_router_with_examples_on_the_held_out_batches(embedder: recall.Embedder) -> None:
+    router = ExampleRouter(lambda: embedder)
+    first = [r for r in ROWS if r["split"] == "heldout"]
+    second = [r for r in ROWS if r["split"] == "heldout2"]
+    acc1, _ = _report("held-out batch, rules + examples (chose the method)", first, router.route)
+    _report("second held-out batch, rules alone", second)
+    acc2, wrong = _report("second held-out batch, rules + examples", second, router.route)
+    assert acc1 >= 0.85 and acc2 >= 0.9, wrong  # 86.0% and 92.9% when written
+    dev = [r for r in ROWS if r["split"] == "dev"]
+    assert _accuracy(dev, router.route)[0] >= 0.95  # the examples never undo the rules
+    # Tool output and passing moods stay in Dynamic whatever their neighbours say.
+    assert router.route("Tool result (search): My name is Ilse and I live in Graz.") == "Dynamic"
+    assert router.route("User: I'm so frustrated about the flaky test.") == "Dynamic"
 
 
 @pytest.mark.parametrize(

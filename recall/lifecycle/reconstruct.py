@@ -4,7 +4,8 @@ Two implementations behind one :class:`Reconstructor` protocol:
 
 - :class:`OfflineReconstructor` (the embedded default, deterministic). Each promoted
   summary is read as whole sentences with their speakers (:mod:`.sentences`; a ``;`` never
-  ends one), each routed to a chapter by rules (:func:`route`, :mod:`.routing`) and retold
+  ends one), each routed to a chapter by rules (:func:`route`, :mod:`.routing`), what they
+  leave in Dynamic by the nearest labelled examples (:mod:`.examples`), and retold
   in the AI's first person without role labels (:mod:`.voice`). Then, newest first:
 
   * a newer statement of a single-valued fact (name, job, employer, city, a preference)
@@ -40,6 +41,7 @@ from ..index.embed import Embedder
 from ..llm import LLMClient, dumps, load_prompt
 from ..text import count_tokens
 from .article import CHAPTERS, Article, clean_chapter
+from .examples import ExampleRouter
 from .extractive import key_facts
 from .facts import supersede
 from .routing import is_transient, route, route_utterance
@@ -88,15 +90,17 @@ def _read_old(text: str, legacy: bool) -> tuple[list[list[str]], bool]:
     return out, changed
 
 
-def _read_new(stimuli: Sequence[str]) -> list[list[tuple[str, str]]]:
+def _read_new(stimuli: Sequence[str], router: ExampleRouter) -> list[list[tuple[str, str]]]:
     """Each stimulus (newest first) as (chapter, sentence in the voice), in text order;
     only the newest passing state of all of them is kept."""
     batches: list[list[tuple[str, str]]] = []
     mood_kept = False
     for stimulus in reversed(stimuli):
         items: list[tuple[str, str]] = []
-        for utt in reversed(utterances(clean_chapter(stimulus))):
-            chapter = route_utterance(utt.speaker, utt.text)
+        utts = list(reversed(utterances(clean_chapter(stimulus))))
+        said = [(u.speaker, u.text) for u in utts]
+        routed = router.refine(said, [route_utterance(sp, text) for sp, text in said])
+        for utt, chapter in zip(utts, routed, strict=True):
             told = voice(utt.speaker, utt.text)
             if told is None:
                 continue
@@ -130,10 +134,11 @@ class OfflineReconstructor:
         # promotion's cost to its new sentences.
         self._cache: dict[str, np.ndarray] = {}
         self._cache_size = cache_size
+        self.router = ExampleRouter(embedder)
 
     def reconstruct(self, article: Article, stimuli: Sequence[str]) -> Article:
         """Read, route, voice, supersede, dedup and budget (see the module docstring)."""
-        batches = _read_new(stimuli)
+        batches = _read_new(stimuli, self.router)
         old: dict[str, list[list[str]]] = {}
         touched = {name: False for name in CHAPTERS}
         legacy = any(

@@ -12,7 +12,7 @@ A decision list, first match wins: a passing mood or illness, then a question, g
 Dynamic; a long-term goal to Evolutionary; an identity fact or boundary to Bedrock; a
 preference, habit or convention to Evolutionary; the rest to Dynamic. What I (the
 assistant) say is Dynamic unless it promises a boundary or a convention. The rules were
-written against ``tests/data/chapters.tsv`` (``pytest tests/test_chapters.py -s`` prints
+written against ``recall/lifecycle/chapters.tsv`` (``pytest tests/test_chapters.py -s`` prints
 the accuracy, and that of a batch written after the tuning).
 """
 
