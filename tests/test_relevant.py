@@ -210,3 +210,39 @@ def test_get_relevant_memories_end_to_end(
         with pytest.raises(InputError, match="user_id"):
             mem.get_relevant_memories("hello", user_id=7)  # type: ignore[arg-type]
         assert mem.get_relevant_memories("hello", user_id="someone-else") == ""
+
+
+def test_chapters_leave_room_for_summaries_that_need_it(
+    settings: recall.Settings, embedder: recall.Embedder
+) -> None:
+    # A Dynamic chapter long enough to fill the block on its own: with the default share it
+    # keeps half of the room after the Bedrock and the relevant summary gets in; with a
+    # share of 1 (the chapters first, whole) the summary is crowded out.
+    long_dynamic = "\n\n".join(
+        f"Batch {i} of goblets was fired in kiln {i % 4}." for i in range(200)
+    )
+    article = Article(bedrock=BEDROCK, evolutionary=EVOLUTIONARY, dynamic=long_dynamic)
+    summary = record(
+        1,
+        "Staging runs PostgreSQL 16 on port 5433, behind PgBouncer in transaction mode, "
+        "with a nightly base backup to the cold bucket and WAL archived every five minutes; "
+        "the replica in the second zone lags about two seconds at peak and is read-only.",
+        T0,
+    )
+    question = "Which port does the staging PostgreSQL use?"
+
+    def block(share: float) -> str:
+        s = settings.replace(memory_chapter_share=share)
+        return relevant_memories(
+            question, article, [summary], lambda: embedder, settings=s, budget=1000
+        )
+
+    shared = block(0.5)
+    assert "port 5433" in shared and "glassblower" in shared
+    assert count_tokens(shared) <= 1000
+    assert "port 5433" not in block(1.0)
+    # No summaries: the chapters take the whole budget.
+    alone = relevant_memories(
+        question, article, [], lambda: embedder, settings=settings, budget=1000
+    )
+    assert count_tokens(alone) > count_tokens(shared.split(SHORT_TERM_HEADING)[0])

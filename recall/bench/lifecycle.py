@@ -10,7 +10,7 @@ section's) taken from
 - ``deep_recall`` over the raw turns (the ceiling), and over the lifecycle user at each
   depth ("recent", "archive"): hits in rank order, each as ``(date) text``, until the
   budget is full;
-- ``get_relevant_memories(max_tokens=budget)``;
+- ``get_relevant_memories(max_tokens=budget)``, and at its default budget (4,000);
 - the built context (``ContextBuilder.build`` with the memory block at its room and the
   default deep_recall's hits as ``recall_hits``): its system messages, whatever they cost.
 
@@ -53,6 +53,7 @@ MODES = (
     "lifecycle, deep_recall depth=recent",
     "lifecycle, deep_recall depth=archive",
     "lifecycle, get_relevant_memories",
+    "lifecycle, get_relevant_memories (default budget)",
     "lifecycle, built context",
 )
 _TOP_K = 200  # enough hits to fill any budget with short turns
@@ -117,7 +118,8 @@ def _modes(mem: recall.Memory, budget: int) -> dict[str, Callable[[str, str], st
         MODES[1]: recall_text("life", "recent"),
         MODES[2]: recall_text("life", "archive"),
         MODES[3]: lambda q, u: mem.get_relevant_memories(q, user_id=f"life:{u}", max_tokens=budget),
-        MODES[4]: built,
+        MODES[4]: lambda q, u: mem.get_relevant_memories(q, user_id=f"life:{u}"),
+        MODES[5]: built,
     }
 
 

@@ -240,6 +240,21 @@ def memory_block(article: Article, summaries: Sequence[str], budget: int, count:
     return "" if block is None else add_summaries(block, summaries, budget, count)
 
 
+def _chapter_room(
+    article: Article, summaries: Sequence[Record], budget: int, s: Settings, count: Count
+) -> int:
+    """The chapters' room: all of ``budget``, unless the summaries need more than what
+    the chapters leave; then Evolutionary and Dynamic keep ``memory_chapter_share`` of the
+    room after the Bedrock (the Bedrock is never squeezed)."""
+    share = s.context.memory_chapter_share
+    if share >= 1.0 or not summaries:
+        return budget
+    bedrock = chapters_block(Article(bedrock=article.bedrock), budget, count) or ""
+    floor = count(bedrock) + int(share * max(0, budget - count(bedrock)))
+    wanted = sum(r.tokens or count(r.text) for r in summaries)
+    return max(floor, budget - wanted)
+
+
 def relevant_memories(
     user_input: str,
     article: Article,
@@ -258,10 +273,10 @@ def relevant_memories(
     s = settings
     counter = count or token_counter(s)
     budget = s.context.memory_budget_tokens if budget is None else budget
-    block = chapters_block(article, budget, counter)
+    usable = [r for r in summaries if r.text.strip()]
+    block = chapters_block(article, _chapter_room(article, usable, budget, s, counter), counter)
     if block is None:
         return ""
-    usable = [r for r in summaries if r.text.strip()]
     if not usable or not _room_for_summaries(block, budget, counter):
         return block
     # The model reads only the first few hundred tokens; a pasted document need not be

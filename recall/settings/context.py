@@ -24,6 +24,13 @@ class ContextSettings(_Group):
     compact_target_tokens: int = Field(15_000, ge=1, description="Kept after compaction.")
     soul_budget_tokens: int = Field(3_000, ge=0, description="Soul section; never cut.")
     memory_budget_tokens: int = Field(4_000, ge=0, description="Memory section.")
+    memory_chapter_share: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="get_relevant_memories: the most of the room after the Bedrock that "
+        "Evolutionary and Dynamic take while short-term summaries need it.",
+    )
     daily_log_budget_tokens: int = Field(2_000, ge=0, description="Daily log section.")
     daily_log_entry_tokens: int = Field(120, ge=8, description="Daily log: one entry's line.")
     awareness_budget_tokens: int = Field(2_000, ge=0, description="Awareness section.")
