@@ -226,7 +226,9 @@ def test_chapters_leave_room_for_summaries_that_need_it(
         1,
         "Staging runs PostgreSQL 16 on port 5433, behind PgBouncer in transaction mode, "
         "with a nightly base backup to the cold bucket and WAL archived every five minutes; "
-        "the replica in the second zone lags about two seconds at peak and is read-only.",
+        "the replica in the second zone lags about two seconds at peak and is read-only. "
+        "Connections go through the service account svc-staging-db, rotated monthly by the "
+        "vault agent; schema changes run through the migration job, never by hand.",
         T0,
     )
     question = "Which port does the staging PostgreSQL use?"
