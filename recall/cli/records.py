@@ -16,7 +16,9 @@ __all__ = ["add", "search", "stats"]
 @main.command()
 @click.argument("text", required=False)
 @click.option("--user", "user_id", required=True, help="Whose memory.")
-@click.option("--kind", default="short_term", show_default=True, help="Record kind.")
+@click.option(
+    "--kind", default="note", show_default=True, help="Record kind (note: never promoted)."
+)
 @click.option("--id", "record_id", default=None, help="Record id (default: a new uuid).")
 @path_option
 @url_option
