@@ -32,7 +32,11 @@ def small(settings: recall.Settings, embedder: recall.Embedder) -> Iterator[reca
 
 def _fill(m: recall.Memory) -> None:
     for i in range(4):
-        m.update_memory(f"The user keeps a {SECRET} named Pip{i}; it eats kale.", user_id=VICTIM)
+        m.update_memory(
+            f"The user keeps a {SECRET} named Pip{i}; it eats kale. "
+            f"This morning the {SECRET} escaped into the garden again.",
+            user_id=VICTIM,
+        )
     m.add(f"{SECRET} note: allergic to pollen", user_id=VICTIM, id=f"{SECRET}-note")
     m.add("Bystander prefers tea over coffee.", user_id=OTHER)
     # A job journaled for the victim that no worker has taken (a crash left it, say).
