@@ -37,7 +37,13 @@ from .memory import Memory, open
 from .models import Hit, Record
 from .settings import Settings
 from .text import count_tokens, estimate_tokens, tokenize
-from .tool import DEEP_RECALL_TOOL, DeepRecallArgs, wants_deep_recall
+from .tool import (
+    DEEP_RECALL_TOOL,
+    DEEP_RECALL_TOOL_ANTHROPIC,
+    DEEP_RECALL_TOOL_RESPONSES,
+    DeepRecallArgs,
+    wants_deep_recall,
+)
 
 __all__ = [
     "AnswerWithSummary",
@@ -48,6 +54,8 @@ __all__ = [
     "DEEP_RECALL_PROMPT_EN",
     "DEEP_RECALL_PROMPT_ZH",
     "DEEP_RECALL_TOOL",
+    "DEEP_RECALL_TOOL_ANTHROPIC",
+    "DEEP_RECALL_TOOL_RESPONSES",
     "DeepRecallArgs",
     "Embedder",
     "Hit",

@@ -159,7 +159,9 @@ class MemoryCore:
         return self.store.records(require_user_id(user_id), kinds=kinds)
 
     def handle_tool_call(self, tool_call: Any, *, user_id: str) -> dict[str, Any]:
-        """Answer an OpenAI ``deep_recall`` tool call with the tool message to append.
+        """Answer a ``deep_recall`` tool call with the message to append, in the call's own
+        shape: a Chat Completions tool call, a Responses ``function_call`` item or an
+        Anthropic ``tool_use`` block (:mod:`recall.tool_shapes`).
 
         A bad ``user_id`` is the host's bug and raises ``InputError``; anything wrong with
         the call itself comes back as a tool message the model can read.
