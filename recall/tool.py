@@ -110,12 +110,15 @@ def handle_tool_call(search: Search, tool_call: Any) -> dict[str, Any]:
         )
     try:
         data = json.loads(raw) if isinstance(raw, str | bytes) else raw
-        args = DeepRecallArgs.model_validate(data if data is not None else {})
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:
+        # A model controls these bytes: bad JSON, bytes that are not UTF-8, a number of
+        # 5,000 digits, nesting 100,000 deep. Each is a message it can act on, never a crash.
+        why = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
         return tool_result(
-            call,
-            {"error": f'arguments are not valid JSON ({exc.msg}); send {{"query": "..."}}'},
+            call, {"error": f'arguments are not valid JSON ({why}); send {{"query": "..."}}'}
         )
+    try:
+        args = DeepRecallArgs.model_validate(data if data is not None else {})
     except ValidationError as exc:
         return tool_result(call, {"error": validation_message(exc, "arguments")})
     try:

@@ -60,7 +60,7 @@ def _json_object(text: str) -> object:
         body = body.rsplit("```", 1)[0]
     try:
         return json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # bad JSON, huge numbers, nesting a model made up
         return None
 
 
