@@ -251,7 +251,7 @@ def _chapter_room(
         return budget
     bedrock = chapters_block(Article(bedrock=article.bedrock), budget, count) or ""
     floor = count(bedrock) + int(share * max(0, budget - count(bedrock)))
-    wanted = sum(r.tokens or count(r.text) for r in summaries)
+    wanted = sum(r.tokens for r in summaries)  # counted when stored
     return max(floor, budget - wanted)
 
 

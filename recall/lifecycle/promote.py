@@ -19,11 +19,11 @@ from datetime import datetime
 from ..errors import InputError, StoreError
 from ..models import Record, utcnow
 from ..settings import LifecycleSettings
-from ..store import ArticleRow, Store, content_hash
+from ..store import ArticleRow, Store
 from ..text import split_passages
 from .article import Article, LongTerm
 from .reconstruct import Reconstructor
-from .tiers import capped_records
+from .tiers import archive_id, capped_records
 
 __all__ = [
     "Conflict",
@@ -84,7 +84,7 @@ def archive_records(batch: Sequence[Record], version: int, at: datetime) -> list
     return [
         r.model_copy(
             update={
-                "id": f"ar-{r.id}" if len(r.id) <= 250 else f"ar-{content_hash(r.id)}",
+                "id": archive_id(r.id),
                 "kind": "archive",
                 "metadata": {
                     **r.metadata,

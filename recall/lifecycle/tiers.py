@@ -21,7 +21,7 @@ from typing import Any
 from ..models import Record
 from ..store import content_hash
 
-__all__ = ["LIFECYCLE_KINDS", "TURN_ROLES", "capped_records", "turn_records"]
+__all__ = ["LIFECYCLE_KINDS", "TURN_ROLES", "archive_id", "capped_records", "turn_records"]
 
 #: Kinds the lifecycle writes and moves; any other kind is the application's own.
 LIFECYCLE_KINDS = frozenset({"short_term", "dynamic", "archive", "turn"})
@@ -64,6 +64,12 @@ def turn_records(
     return out
 
 
+def archive_id(record_id: str) -> str:
+    """The id a record takes once archived: ``ar-`` + its id (its hash when that would be
+    too long). A new id is one removal and one addition to every index."""
+    return f"ar-{record_id}" if len(record_id) <= 250 else f"ar-{content_hash(record_id)}"
+
+
 def capped_records(shorts: Sequence[Record], cap: int, at: datetime) -> list[Record]:
     """The short-term summaries beyond ``cap`` (oldest first) as unpromoted ``archive``
     records: a backlog that promotion cannot keep up with is kept, searchable in the
@@ -72,7 +78,7 @@ def capped_records(shorts: Sequence[Record], cap: int, at: datetime) -> list[Rec
     return [
         r.model_copy(
             update={
-                "id": f"ar-{r.id}" if len(r.id) <= 250 else f"ar-{content_hash(r.id)}",
+                "id": archive_id(r.id),
                 "kind": "archive",
                 "metadata": {**r.metadata, "summary_id": r.id, "capped_at": at.isoformat()},
             }
