@@ -7,14 +7,24 @@ pass instead; nothing has been written when it does.
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import ValidationError
 
 from .errors import InputError
-from .models import RecallRequest, Record, require_user_id, utcnow, validation_message
+from .models import (
+    RecallRequest,
+    Record,
+    check_text,
+    require_text,
+    require_user_id,
+    utcnow,
+    validation_message,
+)
 from .settings import Settings
 from .text import count_tokens
 
@@ -25,6 +35,7 @@ __all__ = [
     "depth_kinds",
     "fusion_params",
     "memory_request",
+    "open_settings",
     "recall_request",
     "record_ids",
     "records",
@@ -38,10 +49,18 @@ DEFAULT_KIND = "note"
 _RECORD_FIELDS = frozenset({"text", "kind", "id", "metadata", "created_at"})
 
 
-def _record(user_id: str, item: Mapping[str, Any], settings: Settings) -> Record:
+def _record(user_id: str, item: object, settings: Settings) -> Record:
+    if not isinstance(item, Mapping):
+        raise InputError(
+            f"each record must be a dict such as {{'text': '...'}}, got {type(item).__name__}"
+        )
     text = item.get("text")
     if not isinstance(text, str):
         raise InputError(f"text must be a string, got {type(text).__name__}")
+    try:
+        check_text(text, "text")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     limit = settings.storage.max_text_chars
     if len(text) > limit:
         raise InputError(
@@ -72,23 +91,41 @@ def records(
 ) -> list[Record]:
     """``add_many``'s items as records of one user: ids unique, metadata JSON-serializable."""
     uid = require_user_id(user_id)
+    if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
+        raise InputError(
+            "add_many takes a list of dicts such as [{'text': '...'}], got "
+            f"{type(items).__name__}; use add() for one text"
+        )
     out = [_record(uid, item, settings) for item in items]
     for r in out:
         try:
-            json.dumps(r.metadata)
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"metadata of {r.id!r} is not JSON-serializable: {exc}") from exc
+            # Strict JSON: NaN and Infinity are not JSON, and a lone surrogate in a string
+            # is not UTF-8; either would be stored now and fail when read back.
+            json.dumps(r.metadata, allow_nan=False, ensure_ascii=False).encode("utf-8")
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise InputError(
+                f"metadata of {r.id!r} is not strict JSON ({exc}); pass str, int, finite "
+                "float, bool, None, lists and dicts of them"
+            ) from None
     if len({r.id for r in out}) != len(out):
         raise InputError("duplicate ids in one add_many call")
     return out
 
 
-def record_ids(ids: str | Sequence[str]) -> list[str]:
-    """``delete``'s ids: one id or a sequence of non-empty strings."""
-    wanted = [ids] if isinstance(ids, str) else list(ids)
+def record_ids(ids: object) -> list[str]:
+    """``delete``'s ids: one id or a list (or tuple, set) of non-empty strings."""
+    if isinstance(ids, str):
+        wanted: list[object] = [ids]
+    elif isinstance(ids, list | tuple | set | frozenset):
+        wanted = list(ids)
+    else:
+        raise InputError(f"ids must be an id or a list of ids, got {type(ids).__name__}")
     if not all(isinstance(i, str) and i for i in wanted):
         raise InputError("ids must be non-empty strings")
-    return wanted
+    try:
+        return [check_text(str(i), "id") for i in wanted]
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
 
 
 def recall_request(
@@ -104,6 +141,10 @@ def recall_request(
     r = settings.retrieval
     if not isinstance(query, str):
         raise InputError(f"query must be a string, got {type(query).__name__}")
+    try:
+        check_text(query, "query")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     if len(query) > r.max_query_chars:
         raise InputError(
             f"query is {len(query)} characters, over max_query_chars={r.max_query_chars}; "
@@ -118,6 +159,8 @@ def recall_request(
         kinds = depth_kinds(depth, settings)
     elif isinstance(kinds, str):
         kinds = (kinds,)
+    elif not isinstance(kinds, list | tuple | set | frozenset):
+        raise InputError(f"kinds must be a list of kind names, got {type(kinds).__name__}")
     if not kinds or not all(isinstance(k, str) for k in kinds):
         raise InputError("kinds must be a non-empty list of kind names")
     uid = require_user_id(user_id)
@@ -142,11 +185,11 @@ def fusion_params(alpha: object, fusion: object, settings: Settings) -> tuple[fl
     """This call's alpha and fusion method: the arguments, else the settings."""
     if alpha is None:
         alpha = settings.retrieval.alpha
-    if not (isinstance(alpha, int | float) and 0.0 <= alpha <= 1.0):
+    if isinstance(alpha, bool) or not (isinstance(alpha, int | float) and 0.0 <= alpha <= 1.0):
         raise InputError(f"alpha must be a number in [0, 1], got {alpha!r}")
     fusion = fusion or settings.retrieval.fusion
-    if fusion in {"linear", "rrf"}:
-        return float(alpha), fusion
+    if isinstance(fusion, str) and fusion in ("linear", "rrf"):
+        return float(alpha), fusion  # type: ignore[return-value]
     raise InputError(f"fusion must be 'linear' or 'rrf', got {fusion!r}")
 
 
@@ -157,6 +200,37 @@ def memory_request(user_input: object, user_id: object, max_tokens: object) -> s
             "user_input must be a non-empty string: the user's current turn, which the "
             "short-term summaries are ranked against"
         )
-    if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens < 0):
+    try:
+        check_text(user_input, "user_input")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    if max_tokens is not None and (
+        isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 0
+    ):
         raise InputError(f"max_tokens must be a non-negative int, got {max_tokens!r}")
     return require_user_id(user_id)
+
+
+def open_settings(path: object, settings: object, **updates: Any) -> Settings:
+    """``recall.open``'s arguments as one validated :class:`Settings`.
+
+    ``updates`` are flat setting names (``chroma_url=...``); None leaves a setting as is.
+    """
+    if settings is not None and not isinstance(settings, Settings):
+        raise InputError(
+            f"settings must be a recall.Settings, got {type(settings).__name__}; build one "
+            "with Settings(...) or Settings().replace(name=value)"
+        )
+    changes = {k: v for k, v in updates.items() if v is not None}
+    if path is not None:
+        if not isinstance(path, str | os.PathLike):
+            raise InputError(f"path must be a folder path, got {type(path).__name__}")
+        text = os.fspath(path)
+        if not isinstance(text, str) or not text.strip():
+            raise InputError(
+                "path must name a folder such as './memory' (an empty path would put the "
+                "store in the current directory)"
+            )
+        changes["path"] = Path(require_text(text, "path"))
+    base = settings or Settings()
+    return base.replace(**changes) if changes else base

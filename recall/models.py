@@ -15,6 +15,8 @@ __all__ = [
     "RecallRequest",
     "Record",
     "as_utc",
+    "check_text",
+    "require_text",
     "require_user_id",
     "utcnow",
     "validate_user_id",
@@ -26,10 +28,33 @@ _KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _MAX_USER_ID = 256
 
 
-def _no_nul(value: str, name: str) -> str:
+def check_text(value: str, name: str) -> str:
+    """``value`` if it can be stored and tokenized, else ``ValueError`` naming ``name``.
+
+    A NUL byte truncates text in C libraries, and a lone surrogate (what decoding bytes
+    with ``errors="surrogateescape"`` leaves behind) is not Unicode text: SQLite, the
+    tokenizers and JSON all fail on it in their own ways.
+    """
     if "\x00" in value:
         raise ValueError(f"{name} contains a NUL byte; strip it before passing the text")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"{name} is not valid UTF-8 text: a lone surrogate ({value[exc.start]!r}) at "
+            f"position {exc.start}; decode the input with errors='replace'"
+        ) from None
     return value
+
+
+def require_text(value: object, name: str) -> str:
+    """``value`` if it is a storable string, else :class:`InputError` naming ``name``."""
+    if not isinstance(value, str):
+        raise InputError(f"{name} must be a string, got {type(value).__name__}")
+    try:
+        return check_text(value, name)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
 
 
 def _check_kind(v: str) -> str:
@@ -49,7 +74,7 @@ def validate_user_id(user_id: object) -> str:
         raise ValueError("user_id must be a non-empty string")
     if len(user_id) > _MAX_USER_ID:
         raise ValueError(f"user_id is longer than {_MAX_USER_ID} characters")
-    return _no_nul(user_id, "user_id")
+    return check_text(user_id, "user_id")
 
 
 def require_user_id(user_id: object) -> str:
@@ -115,7 +140,7 @@ class Record(BaseModel):
     def _text(cls, v: str) -> str:
         if not v.strip():
             raise ValueError("must not be empty or whitespace")
-        return _no_nul(v, "text")
+        return check_text(v, "text")
 
     @field_validator("created_at")
     @classmethod
@@ -138,7 +163,7 @@ class RecallRequest(BaseModel):
     def _query(cls, v: str) -> str:
         if not v.strip():
             raise ValueError("query must not be empty or whitespace")
-        return _no_nul(v, "query")
+        return check_text(v, "query")
 
     @field_validator("user_id")
     @classmethod

@@ -141,3 +141,29 @@ def test_chroma_url_from_the_environment(
         mem = recall.open(tmp_path / "mem")
         mem.add("x", user_id="u1")
         mem.deep_recall("x", user_id="u1")
+
+
+def test_server_down_at_open_degraded_start(tmp_path: Path, embedder: recall.Embedder) -> None:
+    """With allow_degraded_open, a server down at open is the same as an outage after it."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    s = recall.Settings(path=tmp_path / "mem", vector_partitions=2, chroma_timeout_s=2)
+    with pytest.raises(StoreError, match="make chroma-server"):  # the default: refuse
+        recall.open(chroma_url=url, settings=s)
+
+    mem = recall.open(chroma_url=url, settings=s.replace(allow_degraded_open=True))
+    a = mem.add("We chose Redis for the session cache.", user_id="u1")  # stored, index lags
+    with pytest.raises(StoreError, match=re.escape(url)):
+        mem.deep_recall("cache", user_id="u1")
+    degraded = mem.deep_recall("session cache", user_id="u1", allow_degraded=True)
+    assert [h.id for h in degraded] == [a] and degraded[0].degraded
+
+    server = ChromaServer(tmp_path / "chroma-server", port)
+    server.start()
+    try:
+        healed = mem.deep_recall("session cache", user_id="u1")
+        assert healed[0].id == a and healed[0].vector_score is not None
+        assert not healed[0].degraded
+        mem.close()
+    finally:
+        server.stop()

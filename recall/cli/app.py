@@ -26,19 +26,34 @@ __all__ = [
     "main",
     "open_memory",
     "path_option",
+    "require_folder",
     "settings_and_spec",
     "url_option",
 ]
 
 
 class RecallGroup(click.Group):
-    """A click group that turns ``RecallError`` into a one-line message and exit code 1."""
+    """A click group that turns ``RecallError`` into a one-line message and exit code 1.
+
+    Text that is not UTF-8 (standard input, a file, or arguments the shell passed as raw
+    bytes) is an input error too: one line, never a traceback.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except RecallError as exc:
-            click.echo(f"error: {exc}", err=True)
+            # One line, whatever the message quotes back (an id or a query holding "\n").
+            line = str(exc).replace("\r", "\\r").replace("\n", "\\n")
+            click.echo(f"error: {line}", err=True)
+            ctx.exit(1)
+        except UnicodeError as exc:
+            where = getattr(exc, "start", "?")
+            click.echo(
+                f"error: the input is not valid UTF-8 text (at position {where}); convert "
+                "it to UTF-8 first",
+                err=True,
+            )
             ctx.exit(1)
 
 
@@ -56,19 +71,44 @@ url_option = click.option(
 )
 
 
-def open_memory(path: Path, chroma_url: str | None) -> Memory:
-    """The memory folder at ``path`` (on the Chroma server at ``chroma_url``, if given)."""
+def open_memory(path: Path, chroma_url: str | None, *, create: bool = False) -> Memory:
+    """The memory folder at ``path`` (on the Chroma server at ``chroma_url``, if given).
+
+    Only commands that write (``create=True``) may make a new folder: a read command on a
+    mistyped ``--path`` must say so, not answer from a fresh empty memory left behind.
+    """
     from ..memory import open as open_folder
 
+    if not create:
+        require_folder(path)
     return open_folder(path, chroma_url=chroma_url or None)
+
+
+def require_folder(path: Path) -> None:
+    """Raise StoreError unless ``path`` holds a memory (or the store is a server's)."""
+    from ..errors import StoreError
+    from ..index.integrity import check_store_file
+    from ..settings import Settings
+
+    if getattr(Settings().storage, "store_url", None) or (path / "recall.sqlite3").is_file():
+        return
+    # A folder that held a memory and lost its store gets the detailed error instead.
+    check_store_file(path, path / "recall.sqlite3")
+    raise StoreError(
+        f"no memory folder at {path} (no recall.sqlite3 there): check --path or RECALL_PATH; "
+        "`recall add` or `recall ingest` creates one"
+    )
 
 
 def settings_and_spec(
     path: Path, chroma_url: str | None, spec_name: str | None
 ) -> tuple[Settings, IndexSpec]:
-    """Settings for ``path`` (with the overrides given) and the index spec they name."""
+    """Settings for an existing folder ``path`` (with the overrides given) and the index
+    spec they name."""
     from ..index.spec import load_spec
     from ..settings import Settings
+
+    require_folder(path)
 
     updates: dict[str, Any] = {"path": path}
     if chroma_url:

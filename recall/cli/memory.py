@@ -103,7 +103,7 @@ def ingest_command(
     # The whole file is checked first: a bad one leaves no trace, not even the folder.
     updates = plan_file(file, Settings(path=path), samples=samples)
     with (
-        open_memory(path, chroma_url) as mem,
+        open_memory(path, chroma_url, create=True) as mem,
         click.progressbar(
             length=len(updates),
             label=f"ingest {file.name}",

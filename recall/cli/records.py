@@ -32,8 +32,9 @@ def add(
 ) -> None:
     """Store TEXT (or standard input) as a memory record of USER; prints its id."""
     if text is None:
-        text = sys.stdin.read()
-    with open_memory(path, chroma_url) as mem:
+        # Bytes, decoded strictly: invalid UTF-8 is refused (one line), never half-stored.
+        text = sys.stdin.buffer.read().decode("utf-8")
+    with open_memory(path, chroma_url, create=True) as mem:
         click.echo(mem.add(text, user_id=user_id, kind=kind, id=record_id))
 
 

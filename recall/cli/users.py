@@ -63,7 +63,7 @@ def export_user(user_id: str, out: Path | None, path: Path, chroma_url: str | No
 @url_option
 def import_user(source: TextIO, user_id: str | None, path: Path, chroma_url: str | None) -> None:
     """Load an export (a file, or - for standard input) into a user that holds nothing yet."""
-    with open_memory(path, chroma_url) as mem:
+    with open_memory(path, chroma_url, create=True) as mem:
         done = mem.import_user(source.read(), user_id=user_id)
     click.echo(
         f"imported {done.records} records and {done.articles} article versions as user "

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import ConfigError, InputError
+from ..errors import ConfigError
+from ..models import require_text
 from ..settings import Settings
 from ..text import Count, count_tokens
 
@@ -32,11 +33,7 @@ def as_settings(
 
 def check_text(value: object, what: str) -> str:
     """``value`` if it is a string a message may hold; else an InputError naming ``what``."""
-    if not isinstance(value, str):
-        raise InputError(f"{what} must be a string, got {type(value).__name__}")
-    if "\x00" in value:
-        raise InputError(f"{what} contains a NUL character; strip it first")
-    return value
+    return require_text(value, what)
 
 
 def token_counter(settings: Settings) -> Count:

@@ -6,8 +6,11 @@ they share these helpers so that a rebuilt index is found where queries look for
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+from typing import Any
 
+from ..errors import StoreError
 from ..settings import Settings
 from ..store import Store
 from .spec import IndexSpec
@@ -18,6 +21,8 @@ __all__ = ["FINGERPRINT_KEY", "PARTITIONS_KEY", "index_key", "vector_index", "ve
 #: Store meta key holding the fingerprint of the spec the index was built with.
 FINGERPRINT_KEY = "index_fingerprint"
 PARTITIONS_KEY = "vector_partitions"
+
+log = logging.getLogger(__name__)
 
 
 def vector_partitions(store: Store, settings: Settings) -> int:
@@ -38,12 +43,28 @@ def vector_index(settings: Settings, spec: IndexSpec, partitions: int) -> Vector
     path = Path(settings.storage.path)
     url = settings.storage.chroma_url
     where = f"the Chroma server at {url}" if url else f"the embedded store in {path / 'chroma'}"
+
+    def connect() -> Any:
+        return chroma_client(path / "chroma", url, settings.storage.chroma_timeout_s)
+
+    try:
+        client = connect()
+    except StoreError as exc:
+        if url is None or not settings.storage.allow_degraded_open:
+            raise
+        # The same state as an outage that starts after open: writes are stored and the
+        # index lags; reads need allow_degraded (keyword-only) until the server answers.
+        log.warning(
+            "recall: opened without %s (degraded: writes stored, index lags): %s", where, exc
+        )
+        client = None
     return VectorIndex(
-        chroma_client(path / "chroma", url, settings.storage.chroma_timeout_s),
+        client,
         prefix=f"recall-{spec.vector_fingerprint}",
         partitions=partitions,
         dimension=spec.dimension,
         where=where,
+        connect=connect,
     )
 
 

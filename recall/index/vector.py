@@ -13,18 +13,20 @@ and every call passes our vectors, so Chroma's downloading default model is neve
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ConfigError, StoreError, chroma_errors
+from ..errors import StoreError, chroma_errors
+from .chroma import chroma_client, release_client
 
 __all__ = ["UserVectors", "VectorIndex", "chroma_client", "user_key"]
+
+log = logging.getLogger(__name__)
 
 # Rows per Chroma ``get`` when reading a whole user (see VectorIndex._get_all).
 _PAGE = 5_000
@@ -35,49 +37,6 @@ Vectors = npt.NDArray[np.float32]
 def user_key(user_id: str) -> str:
     """A short stable hash of a user id (bucket choice and Chroma id prefix)."""
     return hashlib.blake2b(user_id.encode("utf-8"), digest_size=8).hexdigest()
-
-
-def chroma_client(path: Path | None, url: str | None, timeout_s: float) -> Any:
-    """An embedded ``PersistentClient`` in ``path``, or an ``HttpClient`` for ``url``."""
-    import chromadb
-    from chromadb.config import Settings as ChromaSettings
-
-    settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
-    if url is None:
-        if path is None:
-            raise ConfigError("the embedded vector store needs a memory folder")
-        with chroma_errors(f"opening the embedded Chroma store in {path}"):
-            return chromadb.PersistentClient(path=str(path), settings=settings)
-    parsed = urlparse(url)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise ConfigError(f"chroma_url {url!r} must look like http://127.0.0.1:8000")
-    hint = (
-        f"Is the Chroma server at {url} running? Start one with `make chroma-server`, "
-        "or unset RECALL_CHROMA_URL to use the embedded store."
-    )
-    import httpx
-
-    # chromadb's HttpClient asks the server who we are in its constructor with no timeout:
-    # a server that accepts and never answers would hang open() forever. A bounded
-    # heartbeat first turns that into a StoreError within timeout_s.
-    try:
-        httpx.get(f"{url.rstrip('/')}/api/v2/heartbeat", timeout=timeout_s).raise_for_status()
-    except httpx.HTTPError as exc:
-        raise StoreError(f"cannot reach the Chroma server at {url}: {exc!r}. {hint}") from exc
-    try:
-        client = chromadb.HttpClient(
-            host=parsed.hostname,
-            port=parsed.port or (443 if parsed.scheme == "https" else 80),
-            ssl=parsed.scheme == "https",
-            settings=settings,
-        )
-    except Exception as exc:
-        raise StoreError(f"cannot reach the Chroma server at {url}: {exc}. {hint}") from exc
-    # chromadb's HTTP client waits forever by default; a memory layer must fail fast.
-    session = getattr(getattr(client, "_server", None), "_session", None)
-    if session is not None:
-        session.timeout = httpx.Timeout(timeout_s)
-    return client
 
 
 @dataclass(frozen=True)
@@ -97,9 +56,20 @@ class VectorIndex:
     """The vector leg of one index spec over a Chroma client."""
 
     def __init__(
-        self, client: Any, *, prefix: str, partitions: int, dimension: int, where: str
+        self,
+        client: Any,
+        *,
+        prefix: str,
+        partitions: int,
+        dimension: int,
+        where: str,
+        connect: Callable[[], Any] | None = None,
     ) -> None:
-        self.client = client
+        # ``client`` None with ``connect``: the server was down at open (a degraded start).
+        # Every call then tries ``connect`` again and fails as an outage would, until the
+        # server answers; from then on the client is kept.
+        self._client = client
+        self._connect = connect
         self._prefix = prefix
         self._partitions = partitions
         self._dimension = dimension
@@ -107,6 +77,16 @@ class VectorIndex:
         self._collections: dict[int, Any] = {}
 
     # --- plumbing -----------------------------------------------------------------------
+    @property
+    def client(self) -> Any:
+        """The Chroma client (connecting now if the server was down at open)."""
+        if self._client is None:
+            if self._connect is None:
+                raise StoreError(f"the vector store is closed ({self._where})")
+            self._client = self._connect()
+            log.warning("recall: reached %s; the index catches up as users are read", self._where)
+        return self._client
+
     def _hint(self) -> str:
         return (
             f"(vector store: {self._where}). Check that it is running and reachable; "
@@ -252,6 +232,37 @@ class VectorIndex:
             for m, e in zip(got["metadatas"] or [], got["embeddings"], strict=True)
             if m is not None and m.get("user_id") == user_id
         }
+
+    def close(self) -> None:
+        """Release the Chroma client: its SQLite handles, HNSW files, threads and sockets.
+
+        chromadb keeps one shared "system" per path until its last client is closed, so a
+        process that opens and closes many folders leaks about a dozen descriptors per
+        folder unless every client is closed. Idempotent; a failure to close is harmless.
+        """
+        self._collections.clear()
+        self._connect = None
+        client, self._client = self._client, None
+        if client is None:
+            return
+        try:
+            system = getattr(client, "_system", None)
+            client.close()
+            release_client(client, system)
+        except Exception as exc:  # closing must never mask the caller's own error
+            log.debug("recall: closing the Chroma client failed: %s", exc)
+
+    def bucket_counts(self) -> dict[int, int]:
+        """bucket -> vectors held, for every bucket collection of this spec that exists."""
+        out: dict[int, int] = {}
+        head = f"{self._prefix}-b"
+        with chroma_errors("counting vectors", hint=self._hint()):
+            for c in self.client.list_collections():
+                name = c if isinstance(c, str) else c.name
+                if name.startswith(head) and name[len(head) :].isdigit():
+                    col = self.client.get_collection(name, embedding_function=None)
+                    out[int(name[len(head) :])] = col.count()
+        return out
 
     def count_users_vectors(self) -> int:
         """Total vectors over all bucket collections that exist (for stats)."""

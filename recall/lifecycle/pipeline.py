@@ -127,6 +127,8 @@ class Lifecycle:
         conversation happened (default now): an imported history keeps its own dates.
         """
         uid = require_user_id(user_id)
+        if not isinstance(background, bool):
+            raise InputError(f"background must be True or False, got {background!r}")
         payload = self._payload(states)
         job_id, now = new_job_id()
         at = now if at is None else check_time(at)

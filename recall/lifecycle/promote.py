@@ -46,6 +46,8 @@ def read_long_term(store: Store, user_id: str, version: int | None = None) -> Lo
     """Version ``version`` of the user's article (None: the newest; 0: the empty one)."""
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise InputError(f"version must be an integer, got {version!r}")
+    if version is not None and not 0 <= version < 2**63:  # SQLite's INTEGER range
+        raise InputError(f"version must be 0 or more, got {version}")
     row = store.article(user_id, version)
     if row is not None:
         return LongTerm.from_row(row)

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from ..errors import InputError
-from ..models import as_utc
+from ..models import as_utc, require_text
 
 __all__ = ["MessageError", "ROLES", "Turn", "check_text", "check_time", "render_turns", "to_turns"]
 
@@ -54,27 +54,12 @@ def check_time(value: object) -> datetime:
 
 def check_text(text: str, *, what: str, max_chars: int) -> str:
     """``text`` if it is storable: not blank, no NUL, valid UTF-8, at most ``max_chars``."""
-    if not isinstance(text, str):
-        raise InputError(f"{what} must be a string, got {type(text).__name__}")
-    if len(text) > max_chars:
+    if isinstance(text, str) and len(text) > max_chars:
         raise InputError(
             f"{what} has {len(text):,} characters, more than the {max_chars:,} allowed; "
             "summarize it first or split it into several update_memory calls"
         )
-    _encodable(text, what)
-    if "\x00" in text:
-        raise InputError(f"{what} contains a NUL character; strip it before passing the text")
-    return text
-
-
-def _encodable(text: str, what: str) -> None:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InputError(
-            f"{what} is not valid UTF-8 (a lone surrogate at character {exc.start}); decode "
-            "the source with errors='replace' first"
-        ) from exc
+    return require_text(text, what)
 
 
 def _content(value: object) -> str:
@@ -149,7 +134,7 @@ def _turn(raw: object, names: dict[str, str]) -> Turn:
         call_id = message.get("tool_call_id")
         name = names.get(call_id, call_id) if isinstance(call_id, str) else None
     text = "\n".join(p for p in parts if p.strip())
-    _encodable(text, "the text")
+    require_text(text, "the text")
     if "\x00" in text:
         raise InputError("contains a NUL character; strip it first")
     return Turn(str(role), text, name)

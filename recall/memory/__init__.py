@@ -8,8 +8,8 @@ short-term, the long-term article). None holds retrieval or lifecycle logic of i
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from ..inputs import open_settings
 from ..settings import Settings
 from .tiers import TierMethods
 from .users import UserMethods
@@ -32,12 +32,4 @@ def open(
     ``path`` defaults to ``settings.storage.path`` (``RECALL_PATH``, else ``./memory``); with
     ``chroma_url`` the vectors live on a Chroma server instead of the embedded store.
     """
-    base = settings or Settings()
-    updates: dict[str, Any] = {}
-    if path is not None:
-        updates["path"] = Path(path)
-    if chroma_url is not None:
-        updates["chroma_url"] = chroma_url
-    if updates:
-        base = base.replace(**updates)
-    return Memory(base)
+    return Memory(open_settings(path, settings, chroma_url=chroma_url))

@@ -17,6 +17,7 @@ from .. import inputs
 from ..errors import IndexStaleError
 from ..index.embed import Embedder, load_embedder
 from ..index.floor import apply_floor
+from ..index.integrity import bind_folder, check_store_file, mark_missing_vectors
 from ..index.layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
 from ..index.retriever import Retriever
 from ..index.spec import IndexSpec, load_spec
@@ -39,9 +40,11 @@ class MemoryCore:
         self.settings = settings
         self.path = Path(settings.storage.path)
         self.spec = spec or load_spec(settings.retrieval.index_spec)
+        check_store_file(self.path, self.path / "recall.sqlite3")
         self.store = SQLiteStore(self.path / "recall.sqlite3")
         self._check_fingerprint()
         self.vectors = vector_index(settings, self.spec, vector_partitions(self.store, settings))
+        self._verify_index()
         self._embedder: Embedder | None = None
         self._embedder_lock = threading.Lock()
         self.sync = IndexSync(
@@ -58,6 +61,18 @@ class MemoryCore:
             # A previous process died with journaled update_memory jobs: resume them now,
             # not at the first lifecycle call, which an app that only searches never makes.
             self._lifecycle()
+
+    def _verify_index(self) -> None:
+        """Refuse a truncated store; notice vectors removed behind recall's back."""
+        embedded = None if self.settings.storage.chroma_url else self.vectors
+        try:
+            bind_folder(self.store, self.path, embedded)
+            if embedded is not None:
+                mark_missing_vectors(self.store, embedded, index_key(self.spec))
+        except BaseException:
+            self.vectors.close()  # a refused open must not leak the client's handles
+            self.store.close()
+            raise
 
     def _check_fingerprint(self) -> None:
         built = self.store.get_meta(FINGERPRINT_KEY)
@@ -191,8 +206,9 @@ class MemoryCore:
         }
 
     def close(self) -> None:
-        """Release the store (the Chroma client holds no handles we own)."""
+        """Release the store and the Chroma client (idempotent)."""
         self._close_lifecycle()  # drain the lifecycle's worker before the store goes
+        self.vectors.close()
         self.store.close()
 
     def __enter__(self) -> Self:

@@ -22,6 +22,11 @@ class StorageSettings(_Group):
         None, description="Chroma server URL; when set the vector leg uses HttpClient."
     )
     chroma_timeout_s: float = Field(10.0, gt=0, description="Timeout for a Chroma server call.")
+    allow_degraded_open: bool = Field(
+        False,
+        description="Open even when the Chroma server is down: writes are stored, the index "
+        "lags, reads are keyword-only with allow_degraded (False: open raises StoreError).",
+    )
     vector_partitions: int = Field(
         64,
         ge=1,
