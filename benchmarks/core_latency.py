@@ -5,7 +5,11 @@ packages: rank_bm25 (BM25Okapi) over the user's texts plus ONE shared Chroma col
 filtered by user_id (holding 10 users of that size, as a multi-tenant deployment would),
 fused by weighted reciprocal rank 0.5/0.5. Both sides embed the query inside the timed
 call (an English query: MiniLM on both sides, since the default spec routes it there); the
-query embedding alone is timed too.
+query embedding alone is timed too. recall's default runs MiniLM on onnxruntime; the
+baseline, as LangChain's HuggingFaceEmbeddings would, on sentence-transformers (torch).
+
+``old default`` is the spec before 0.5 (``default-torch``: the same retrieval with MiniLM
+on torch), measured in the same run. Every model uses ``--threads`` CPU threads (1).
 
 ``plain`` is recall with the plain blend it started from (the ``plain`` spec: MiniLM alone,
 no stop words or stemming, BM25 k1 1.5 b 0.75, thread neighbours off), so that the cost of
@@ -17,8 +21,9 @@ tenants of the baseline's collection get the same texts' vectors with noise.
 
     .venv/bin/python benchmarks/core_latency.py [--sizes 25,1000,10000] [--queries 50]
 
-Ends with one JSON line: sizes, embed_p50_ms (and per size), recall_p50_ms/p95,
-plain_p50_ms/p95, baseline_p50_ms/p95.
+Ends with one JSON line: sizes, threads, embed_p50_ms (ONNX; and per size),
+embed_torch_p50_ms, recall_p50_ms/p95, old_default_p50_ms/p95, plain_p50_ms/p95,
+baseline_p50_ms/p95.
 """
 
 from __future__ import annotations
@@ -174,33 +179,40 @@ def _recall(mem: recall.Memory, query: str) -> object:
     return mem.deep_recall(query, user_id="bench-user", top_k=8)
 
 
+def _composite(spec: str, table: dict[str, Vectors], real: recall.Embedder) -> CompositeEmbedder:
+    """The spec's composite, its MiniLM part reading ``table`` (queries: the real models)."""
+    c = COMPOSITES[recall.load_spec(spec).embedder]
+    use = recall.load_embedder(c.parts[1])
+    return CompositeEmbedder([PrecomputedEmbedder(real, table), use], c.weights, c.query, c.cjk)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="25,1000,10000")
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--tenants", type=int, default=10)
+    parser.add_argument("--threads", type=int, default=1, help="CPU threads of every model")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
 
-    real = recall.load_embedder("minilm")
-    plain_spec = recall.load_spec("plain")
+    import torch
+
+    torch.set_num_threads(args.threads)
+    onnx = recall.load_embedder("minilm-onnx", threads=args.threads)
+    real = recall.load_embedder("minilm", threads=args.threads)  # torch: old spec, baseline
+    plain_spec, old_spec = recall.load_spec("plain"), recall.load_spec("default-torch")
     texts = make_texts(max(sizes), seed=0)
     t = time.perf_counter()
     vectors = real.embed_documents(texts)
     table = dict(zip(texts, vectors, strict=True))
-    # The default spec's composite, its MiniLM part reading the table above (queries still
-    # go through the real models): MiniLM runs over the texts once.
-    c = COMPOSITES[recall.load_spec("default").embedder]
-    ours = CompositeEmbedder(
-        [PrecomputedEmbedder(real, table), recall.load_embedder(c.parts[1])],
-        c.weights,
-        c.query,
-        c.cjk,
-    )
+    onnx_table = dict(zip(texts, onnx.embed_documents(texts), strict=True))
+    # Each spec's composite, its MiniLM part reading a table (MiniLM runs over the texts
+    # once per runtime); queries go through the real models, inside the timed call.
+    ours, old = _composite("default", onnx_table, onnx), _composite("default-torch", table, real)
     print(f"embedded {len(texts)} texts in {time.perf_counter() - t:.1f} s (setup, not timed)")
     rng = random.Random(1)
     queries = [f"{rng.choice(SUBJECTS)} {rng.choice(OBJECTS)}" for _ in range(args.queries)]
-    keys = ("rp50", "rp95", "pp50", "pp95", "bp50", "bp95", "e50")
+    keys = ("rp50", "rp95", "op50", "op95", "pp50", "pp95", "bp50", "bp95", "e50", "t50")
     out: dict[str, list[float]] = {k: [] for k in keys}
     noise = np.random.default_rng(2)
     for size in sizes:
@@ -212,6 +224,9 @@ def main() -> None:
             mem = recall.open(Path(tmp) / "recall")
             mem._embedder = ours
             mem.add_many(items, user_id="bench-user")
+            old_mem = recall.Memory(recall.Settings(path=Path(tmp) / "old"), spec=old_spec)
+            old_mem._embedder = old
+            old_mem.add_many(items, user_id="bench-user")
             plain_settings = recall.Settings(path=Path(tmp) / "plain", neighbour_weight=0.0)
             plain = recall.Memory(plain_settings, spec=plain_spec)
             plain._embedder = PrecomputedEmbedder(real, table)
@@ -233,42 +248,46 @@ def main() -> None:
             base.index_user(texts[:size])
             ms = interleaved(
                 {
-                    "embed": real.embed_query,
+                    "embed": onnx.embed_query,
+                    "embed_torch": real.embed_query,
                     "recall": partial(_recall, mem),
+                    "old": partial(_recall, old_mem),
                     "plain": partial(_recall, plain),
                     "baseline": partial(base.search, "tenant0"),
                 },
                 queries,
             )
-            mem.close()
-            plain.close()
-        out["e50"].append(statistics.median(ms["embed"]))
-        out["rp50"].append(statistics.median(ms["recall"]))
-        out["rp95"].append(percentile(ms["recall"], 95))
-        out["pp50"].append(statistics.median(ms["plain"]))
-        out["pp95"].append(percentile(ms["plain"], 95))
-        out["bp50"].append(statistics.median(ms["baseline"]))
-        out["bp95"].append(percentile(ms["baseline"], 95))
+            for m in (mem, old_mem, plain):
+                m.close()
+            client.close()
+        for key, name in (("e", "embed"), ("t", "embed_torch")):
+            out[f"{key}50"].append(statistics.median(ms[name]))
+        for key, name in (("r", "recall"), ("o", "old"), ("p", "plain"), ("b", "baseline")):
+            out[f"{key}p50"].append(statistics.median(ms[name]))
+            out[f"{key}p95"].append(percentile(ms[name], 95))
         print(
             f"{size:>6} records: deep_recall p50 {out['rp50'][-1]:.2f} ms "
-            f"p95 {out['rp95'][-1]:.2f} ms | baseline p50 {out['bp50'][-1]:.2f} ms "
-            f"p95 {out['bp95'][-1]:.2f} ms | baseline/deep_recall "
-            f"{out['bp50'][-1] / out['rp50'][-1]:.1f}x | query embedding p50 "
-            f"{out['e50'][-1]:.2f} ms, deep_recall minus it "
-            f"{out['rp50'][-1] - out['e50'][-1]:.2f} ms | plain blend p50 "
-            f"{out['pp50'][-1]:.2f} ms, deep_recall/plain {out['rp50'][-1] / out['pp50'][-1]:.2f}x"
+            f"p95 {out['rp95'][-1]:.2f} ms | old default (torch) p50 {out['op50'][-1]:.2f} ms "
+            f"| baseline p50 {out['bp50'][-1]:.2f} ms p95 {out['bp95'][-1]:.2f} ms | "
+            f"baseline/deep_recall {out['bp50'][-1] / out['rp50'][-1]:.1f}x, "
+            f"old/new {out['op50'][-1] / out['rp50'][-1]:.1f}x | query embedding p50 "
+            f"{out['e50'][-1]:.2f} ms (torch {out['t50'][-1]:.2f} ms) | plain blend p50 "
+            f"{out['pp50'][-1]:.2f} ms"
         )
-    embed_p50 = statistics.median(out["e50"])
     print(
         json.dumps(
             {
                 "sizes": sizes,
-                "embed_p50_ms": round(embed_p50, 3),
+                "threads": args.threads,
+                "embed_p50_ms": round(statistics.median(out["e50"]), 3),
+                "embed_torch_p50_ms": round(statistics.median(out["t50"]), 3),
                 # Per size too: the embedding is timed interleaved with both systems, so
                 # "deep_recall minus embedding" is only meaningful within one size.
                 "embed_p50_ms_by_size": [round(x, 3) for x in out["e50"]],
                 "recall_p50_ms": [round(x, 3) for x in out["rp50"]],
                 "recall_p95_ms": [round(x, 3) for x in out["rp95"]],
+                "old_default_p50_ms": [round(x, 3) for x in out["op50"]],
+                "old_default_p95_ms": [round(x, 3) for x in out["op95"]],
                 "plain_p50_ms": [round(x, 3) for x in out["pp50"]],
                 "plain_p95_ms": [round(x, 3) for x in out["pp95"]],
                 "baseline_p50_ms": [round(x, 3) for x in out["bp50"]],

@@ -73,7 +73,9 @@ def test_the_wheel_carries_the_specs_and_no_benchmarks(tmp_path: Path) -> None:
     assert wheel.name.startswith(f"recall_memory-{recall.__version__}-")
     names = zipfile.ZipFile(wheel).namelist()
     specs = {n for n in names if n.startswith("recall/indexes/")}
-    assert specs == {f"recall/indexes/{s}.toml" for s in ("default", "multilingual", "plain")}
+    shipped = ("default", "default-torch", "multilingual", "plain")
+    assert specs == {f"recall/indexes/{s}.toml" for s in shipped}
+    assert "recall/index/models/minilm-tokenizer.json" in names  # the default's tokenizer
     assert {n.split("/")[0] for n in names} == {
         "recall",
         wheel.name.split("-py3")[0] + ".dist-info",

@@ -65,7 +65,9 @@ def test_an_0_1_0_folder_opens_and_migrates(old_folder: Path, embedder: recall.E
     assert {("alice", k) for k in ("short_term", "archive", "dynamic", "turn")} <= kinds
     assert any(u == "bob" for u, _ in kinds)
 
-    mem = recall.open(old_folder, settings=recall.Settings(path=old_folder))
+    # 0.1.0 built its vectors with MiniLM on torch: the spec default-torch.
+    old = recall.Settings(path=old_folder, index_spec="default-torch")
+    mem = recall.open(old_folder, settings=old)
     try:
         assert _user_version(db_file) == LATEST == SCHEMA_VERSION
         after = {
@@ -80,12 +82,29 @@ def test_an_0_1_0_folder_opens_and_migrates(old_folder: Path, embedder: recall.E
     finally:
         mem.close()
 
-    # A second open finds the file at the latest version and writes nothing at all.
+    # A second open (the folder now remembers its spec) finds the file at the latest
+    # version and writes nothing at all.
     dumped = _dump(db_file)
-    with recall.open(old_folder, settings=recall.Settings(path=old_folder)) as again:
+    with recall.open(old_folder) as again:
         assert again.long_term("alice").version == 2
     assert _user_version(db_file) == LATEST
     assert _dump(db_file) == dumped
+
+
+def test_an_old_folder_on_the_new_default_says_how_to_upgrade(
+    old_folder: Path, embedder: recall.Embedder
+) -> None:
+    with pytest.raises(recall.IndexStaleError) as err:
+        recall.open(old_folder, settings=recall.Settings(path=old_folder, index_spec="default"))
+    assert "recall reindex --all" in str(err.value) and "--spec default-torch" in str(err.value)
+    from recall.index.rebuild import reindex
+
+    report = reindex(recall.Settings(path=old_folder), recall.load_spec("default"))
+    assert report.switched and report.embedded == report.records
+    with recall.open(old_folder) as mem:  # remembered: the new default now
+        assert mem.spec.name == "default"
+        hits = mem.deep_recall("cache", user_id="alice", kinds=["short_term", "dynamic"])
+        assert hits[0].text == "We chose Redis for the session cache."
 
 
 def test_migrating_an_old_file_keeps_its_schema(old_folder: Path, tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ import recall
 from recall import ConfigError, IndexStaleError
 from recall.cli import main
 from recall.index.layout import index_key, vector_index, vector_partitions
-from recall.index.rebuild import check, reindex
+from recall.index.check import check
+from recall.index.rebuild import reindex
 from recall.index.spec import SPEC_DIR, IndexSpec, load_spec
 
 DEFAULT = load_spec("default")
@@ -55,8 +56,10 @@ def test_shipped_specs_load_and_differ() -> None:
     assert {p.stem for p in SPEC_DIR.glob("*.toml")} >= {"default", "multilingual"}
     assert MULTI.embedder == "use-multilingual" and MULTI.dimension == 512
     assert DEFAULT.fingerprint != MULTI.fingerprint
-    # The fingerprint a folder written by 0.1.0 recorded (tests/fixtures/folder-0.1.0).
-    assert DEFAULT.fingerprint == "693e34ec1d61"
+    # The fingerprint a folder written by 0.1.0 recorded (tests/fixtures/folder-0.1.0): the
+    # spec default-torch; the default moved to MiniLM on onnxruntime in 0.5.
+    assert load_spec("default-torch").fingerprint == "693e34ec1d61"
+    assert DEFAULT.fingerprint == "46531f02eaa6" and DEFAULT.embedder.startswith("minilm-onnx")
     plain = load_spec("plain")  # the blend recall started from, kept to measure against
     assert plain.embedder == "minilm" and not plain.analyzer.stem and plain.bm25.k1 == 1.5
     assert len({plain.fingerprint, DEFAULT.fingerprint, MULTI.fingerprint}) == 3

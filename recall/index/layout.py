@@ -10,17 +10,28 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from ..errors import StoreError
+from ..errors import IndexStaleError, StoreError
 from ..settings import Settings
 from ..store import Store
-from .spec import IndexSpec
+from .spec import SPEC_DIR, IndexSpec, load_spec
 from .vector import VectorIndex, chroma_client
 
-__all__ = ["FINGERPRINT_KEY", "PARTITIONS_KEY", "index_key", "vector_index", "vector_partitions"]
+__all__ = [
+    "FINGERPRINT_KEY",
+    "PARTITIONS_KEY",
+    "SPEC_NAME_KEY",
+    "check_fingerprint",
+    "folder_spec",
+    "index_key",
+    "vector_index",
+    "vector_partitions",
+]
 
 #: Store meta key holding the fingerprint of the spec the index was built with.
 FINGERPRINT_KEY = "index_fingerprint"
 PARTITIONS_KEY = "vector_partitions"
+#: Store meta key holding the name (or path) of the spec the folder was last switched to.
+SPEC_NAME_KEY = "index_spec_name"
 
 log = logging.getLogger(__name__)
 
@@ -71,3 +82,36 @@ def vector_index(settings: Settings, spec: IndexSpec, partitions: int) -> Vector
 def index_key(spec: IndexSpec) -> str:
     """The ``index_state`` key under which a spec's vector index records its versions."""
     return f"vec:{spec.vector_fingerprint}"
+
+
+def folder_spec(store: Store, settings: Settings) -> IndexSpec:
+    """The spec to open a folder with: the one asked for, else the folder's own.
+
+    A folder remembers the spec it was created with or last switched to (``recall reindex
+    --spec``), so that every later open and CLI command uses it without being told again.
+    """
+    return load_spec(settings.retrieval.index_spec or store.get_meta(SPEC_NAME_KEY) or "default")
+
+
+def check_fingerprint(store: Store, spec: IndexSpec, folder: Path) -> None:
+    """Record ``spec`` for a new folder; IndexStaleError if the folder was built otherwise."""
+    built = store.get_meta(FINGERPRINT_KEY)
+    if built is None or not store.users():
+        store.set_metas({FINGERPRINT_KEY: spec.fingerprint, SPEC_NAME_KEY: spec.name})
+        return
+    if built == spec.fingerprint:
+        if store.get_meta(SPEC_NAME_KEY) != spec.name:
+            store.set_meta(SPEC_NAME_KEY, spec.name)  # opened by name: remember it
+        return
+    known = [p.stem for p in SPEC_DIR.glob("*.toml") if load_spec(p.stem).fingerprint == built]
+    other = (
+        f"or open it with the spec it was built with (--spec {known[0]}, or "
+        f"RECALL_INDEX_SPEC={known[0]})"
+        if known
+        else "or open it with the spec it was built with"
+    )
+    raise IndexStaleError(
+        f"the index in {folder} was built with another index spec (fingerprint {built}); "
+        f"spec {spec.name!r} has {spec.fingerprint}. Run `recall reindex --all --path {folder} "
+        f"--spec {spec.name}` to rebuild it from the store (about 150 records/s), {other}."
+    )

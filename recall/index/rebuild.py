@@ -1,4 +1,4 @@
-"""Offline reindexing and repair: ``recall reindex`` and ``recall check``.
+"""Offline reindexing: ``recall reindex`` (``recall check`` is :mod:`recall.index.check`).
 
 The store is the source of truth, so an index can always be rebuilt from it. A reindex:
 
@@ -26,14 +26,13 @@ from ..models import Record
 from ..settings import Settings
 from ..store import SQLiteStore, Store, content_hash
 from .embed import load_embedder
-from .layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
+from .layout import FINGERPRINT_KEY, SPEC_NAME_KEY, index_key, vector_index, vector_partitions
 from .spec import IndexSpec
 from .vector import VectorIndex
 
-__all__ = ["CheckRow", "ReindexReport", "check", "reindex"]
+__all__ = ["ReindexReport", "reindex"]
 
 log = logging.getLogger(__name__)
-_SPEC_NAME_KEY = "index_spec_name"
 _DONE = object()
 
 
@@ -54,23 +53,6 @@ class ReindexReport:
     @property
     def records_per_s(self) -> float:
         return self.embedded / self.seconds if self.seconds > 0 else 0.0
-
-
-@dataclass
-class CheckRow:
-    """One user's state in ``recall check``."""
-
-    user_id: str
-    records: int
-    vectors: int
-    store_version: int
-    index_version: int
-    missing: int  # in the store, not (or stale) in the index
-    orphans: int  # in the index, not in the store
-
-    @property
-    def ok(self) -> bool:
-        return self.missing == 0 and self.orphans == 0 and self.store_version == self.index_version
 
 
 @dataclass
@@ -223,8 +205,13 @@ def reindex(
         total = sum(len(p.stale) for p in plans)
         report.records = sum(len(store.hashes(u)) for u in scope)
         report.removed = sum(len(p.orphans) for p in plans)
-        embedder = load_embedder(spec.embedder, device=settings.retrieval.embed_device)
         written = 0
+
+        def embed(texts: Sequence[str]) -> Any:
+            # Loaded on the first batch: a reindex with nothing to embed loads no model.
+            r = settings.retrieval
+            model = load_embedder(spec.embedder, device=r.embed_device, threads=r.embed_threads)
+            return model.embed_documents(texts)
 
         def on_batch(n: int) -> None:
             nonlocal written
@@ -237,7 +224,7 @@ def reindex(
         _Pipeline(
             store,
             vectors,
-            embedder.embed_documents,
+            embed,
             plans,
             key=index_key(spec),
             batch=settings.retrieval.reindex_batch_size,
@@ -250,11 +237,12 @@ def reindex(
         old = store.get_meta(FINGERPRINT_KEY)
         if old != spec.fingerprint and not report.remaining_users:
             # The switch: one committed write. Until here, the old spec kept serving.
-            store.set_metas({FINGERPRINT_KEY: spec.fingerprint, _SPEC_NAME_KEY: spec.name})
+            store.set_metas({FINGERPRINT_KEY: spec.fingerprint, SPEC_NAME_KEY: spec.name})
             report.switched = True
             if not keep_old:
                 _drop_other_collections(vectors, keep=f"recall-{spec.vector_fingerprint}-")
         report.seconds = time.perf_counter() - started
+        vectors.close()
         return report
     finally:
         store.close()
@@ -269,28 +257,3 @@ def _drop_other_collections(vectors: VectorIndex, keep: str) -> None:
                 client.delete_collection(name)
             except Exception as exc:  # a leftover collection is harmless: say so, go on
                 log.warning("recall: switched, but could not drop old collection %s: %s", name, exc)
-
-
-def check(settings: Settings, spec: IndexSpec) -> tuple[str | None, list[CheckRow]]:
-    """Compare store and index per user: (built fingerprint, one row per user)."""
-    store = SQLiteStore(settings.storage.path / "recall.sqlite3")
-    try:
-        vectors = vector_index(settings, spec, vector_partitions(store, settings))
-        rows = []
-        for user_id in store.users():
-            want = store.hashes(user_id)
-            have = vectors.hashes(user_id)
-            rows.append(
-                CheckRow(
-                    user_id=user_id,
-                    records=len(want),
-                    vectors=len(have),
-                    store_version=store.version(user_id),
-                    index_version=store.index_version(index_key(spec), user_id),
-                    missing=sum(1 for i, h in want.items() if have.get(i) != h),
-                    orphans=sum(1 for i in have if i not in want),
-                )
-            )
-        return store.get_meta(FINGERPRINT_KEY), rows
-    finally:
-        store.close()

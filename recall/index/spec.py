@@ -44,7 +44,7 @@ class IndexSpec:
     """
 
     name: str = "default"
-    embedder: str = "minilm+use-multilingual"
+    embedder: str = "minilm-onnx+use-multilingual"
     dimension: int = 896
     bm25: BM25Params = field(default_factory=lambda: BM25Params(k1=0.9, b=0.4))
     tokenizer: str = BASE_TOKENIZER

@@ -14,13 +14,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from .. import inputs
-from ..errors import IndexStaleError
 from ..index.embed import Embedder, load_embedder
 from ..index.floor import apply_floor
 from ..index.integrity import bind_folder, check_store_file, mark_missing_vectors
-from ..index.layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
+from ..index.layout import (
+    check_fingerprint,
+    folder_spec,
+    index_key,
+    vector_index,
+    vector_partitions,
+)
 from ..index.retriever import Retriever
-from ..index.spec import IndexSpec, load_spec
+from ..index.spec import IndexSpec
 from ..index.sync import IndexSync
 from ..models import Hit, Record, require_user_id
 from ..settings import Settings
@@ -39,10 +44,14 @@ class MemoryCore:
     def __init__(self, settings: Settings, *, spec: IndexSpec | None = None) -> None:
         self.settings = settings
         self.path = Path(settings.storage.path)
-        self.spec = spec or load_spec(settings.retrieval.index_spec)
         check_store_file(self.path, self.path / "recall.sqlite3")
         self.store = SQLiteStore(self.path / "recall.sqlite3")
-        self._check_fingerprint()
+        try:
+            self.spec = spec or folder_spec(self.store, settings)
+            check_fingerprint(self.store, self.spec, self.path)
+        except BaseException:
+            self.store.close()
+            raise
         self.vectors = vector_index(settings, self.spec, vector_partitions(self.store, settings))
         self._verify_index()
         self._embedder: Embedder | None = None
@@ -74,25 +83,15 @@ class MemoryCore:
             self.store.close()
             raise
 
-    def _check_fingerprint(self) -> None:
-        built = self.store.get_meta(FINGERPRINT_KEY)
-        if built is None or not self.store.users():
-            self.store.set_meta(FINGERPRINT_KEY, self.spec.fingerprint)
-        elif built != self.spec.fingerprint:
-            raise IndexStaleError(
-                f"the index in {self.path} was built with another index spec (fingerprint "
-                f"{built}); spec {self.spec.name!r} has {self.spec.fingerprint}. Run "
-                f"`recall reindex --path {self.path} --spec {self.settings.retrieval.index_spec}` "
-                "or open it with the spec it was built with."
-            )
-
     def embedder(self) -> Embedder:
         """The spec's embedder, loaded on first use (shared per process)."""
         if self._embedder is None:
             with self._embedder_lock:
                 if self._embedder is None:
                     self._embedder = load_embedder(
-                        self.spec.embedder, device=self.settings.retrieval.embed_device
+                        self.spec.embedder,
+                        device=self.settings.retrieval.embed_device,
+                        threads=self.settings.retrieval.embed_threads,
                     )
         return self._embedder
 

@@ -42,8 +42,10 @@ class RetrievalSettings(_Group):
 
     group: ClassVar[str] = "retrieval"
 
-    index_spec: str = Field(
-        "default", description="Index spec: a name in indexes/ or a path to a .toml file."
+    index_spec: str | None = Field(
+        None,
+        description="Index spec: a name in indexes/ or a path to a .toml file (unset: the "
+        "spec the folder was last switched to, else default).",
     )
     alpha: float = Field(0.5, ge=0.0, le=1.0, description="Keyword weight in the fused score.")
     fusion: Literal["linear", "rrf"] = Field("linear", description="Fusion method.")
@@ -111,6 +113,13 @@ class RetrievalSettings(_Group):
     )
     embed_device: str | None = Field(
         None, description="torch device for the embedder; None picks CUDA when present."
+    )
+    embed_threads: int = Field(
+        1,
+        ge=1,
+        le=256,
+        description="CPU threads per embedding call (onnxruntime intra-op; torch's too). "
+        "1 keeps a query fast on a busy machine; more speeds up bulk ingest.",
     )
 
     @model_validator(mode="after")

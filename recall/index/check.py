@@ -1,0 +1,65 @@
+"""``recall check``: compare the store and a spec's vectors, user by user.
+
+A user is in step when every record's vector is there with the record's content hash, no
+vector is left over, and the index's recorded version is the store's. Vectors changed
+behind recall's back (deleted through Chroma, a lost ``chroma/`` folder) are reported and
+the user is marked lagging, so that the next query of any process repairs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..settings import Settings
+from ..store import SQLiteStore
+from .layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
+from .spec import IndexSpec
+
+__all__ = ["CheckRow", "check"]
+
+
+@dataclass
+class CheckRow:
+    """One user's state in ``recall check``."""
+
+    user_id: str
+    records: int
+    vectors: int
+    store_version: int
+    index_version: int
+    missing: int  # in the store, not (or stale) in the index
+    orphans: int  # in the index, not in the store
+
+    @property
+    def ok(self) -> bool:
+        return self.missing == 0 and self.orphans == 0 and self.store_version == self.index_version
+
+
+def check(settings: Settings, spec: IndexSpec) -> tuple[str | None, list[CheckRow]]:
+    """Compare store and index per user: (built fingerprint, one row per user)."""
+    store = SQLiteStore(settings.storage.path / "recall.sqlite3")
+    try:
+        vectors = vector_index(settings, spec, vector_partitions(store, settings))
+        rows = []
+        key = index_key(spec)
+        for user_id in store.users():
+            want = store.hashes(user_id)
+            have = vectors.hashes(user_id)
+            row = CheckRow(
+                user_id=user_id,
+                records=len(want),
+                vectors=len(have),
+                store_version=store.version(user_id),
+                index_version=store.index_version(key, user_id),
+                missing=sum(1 for i, h in want.items() if have.get(i) != h),
+                orphans=sum(1 for i in have if i not in want),
+            )
+            if (row.missing or row.orphans) and row.index_version == row.store_version:
+                # Vectors changed behind recall's back: mark the user lagging, so that the
+                # next query of any process (or `recall reindex`) repairs them.
+                store.set_index_version(key, user_id, -1)
+            rows.append(row)
+        vectors.close()
+        return store.get_meta(FINGERPRINT_KEY), rows
+    finally:
+        store.close()
