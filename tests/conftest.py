@@ -44,3 +44,32 @@ def mem(settings: recall.Settings, embedder: recall.Embedder) -> Iterator[recall
     m = recall.open(settings=settings)
     yield m
     m.close()
+
+
+# --- PostgreSQL: a real server for the whole run, one fresh database per test -------------
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[object]:
+    """A PostgreSQL server on 127.0.0.1 started for this run (tests/pg_server.py)."""
+    from pg_server import PGServer, find_bindir
+
+    bindir = find_bindir()
+    if bindir is None:
+        pytest.skip("no PostgreSQL binaries (initdb, postgres) on this machine")
+    server = PGServer(bindir)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server: object) -> str:
+    """The URL of a new, empty database on the test server."""
+    return pg_server.new_database()  # type: ignore[attr-defined, no-any-return]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
+    """Each store backend in turn: None (the folder's SQLite file) or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return None
+    return str(request.getfixturevalue("pg_url"))

@@ -19,8 +19,8 @@ from click.testing import CliRunner
 import recall
 from recall import ConfigError, IndexStaleError
 from recall.cli import main
-from recall.index.layout import index_key, vector_index, vector_partitions
 from recall.index.check import check
+from recall.index.layout import index_key, vector_index, vector_partitions
 from recall.index.rebuild import reindex
 from recall.index.spec import SPEC_DIR, IndexSpec, load_spec
 

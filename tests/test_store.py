@@ -1,4 +1,5 @@
 import sqlite3
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -7,16 +8,30 @@ import pytest
 from recall import StoreError
 from recall.errors import mapped
 from recall.models import Record
-from recall.store import ArticleRow, SQLiteStore, Store
+from recall.store import ArticleRow, SQLiteStore, Store, open_store
+
+
+@pytest.fixture
+def make_store(tmp_path: Path, backend: str | None) -> Iterator[Callable[[], SQLiteStore]]:
+    """Opens the test's store: the same SQLite file or PostgreSQL database every call."""
+    opened: list[SQLiteStore] = []
+
+    def make() -> SQLiteStore:
+        opened.append(open_store(tmp_path, backend))
+        return opened[-1]
+
+    yield make
+    for s in opened:
+        s.close()
 
 
 def rec(i: str, user: str = "u1", kind: str = "short_term", text: str = "hello") -> Record:
     return Record(id=i, user_id=user, kind=kind, text=text, created_at=datetime.now(UTC), tokens=1)
 
 
-def test_wal_and_versions(tmp_path: Path) -> None:
-    s = SQLiteStore(tmp_path / "s.sqlite3")
-    assert s.journal_mode() == "wal"
+def test_versions(make_store: Callable[[], SQLiteStore], backend: str | None) -> None:
+    s = make_store()
+    assert s.journal_mode() == ("wal" if backend is None else "postgresql")
     assert s.version("u1") == 0
     assert s.put([rec("a"), rec("b")]) == {"u1": 1}
     assert s.put([rec("c")]) == {"u1": 2}
@@ -28,14 +43,14 @@ def test_wal_and_versions(tmp_path: Path) -> None:
     assert s.delete("u1", ["zzz"]) == ([], 3)
 
 
-def test_same_id_for_two_users_are_two_records(tmp_path: Path) -> None:
-    s = SQLiteStore(tmp_path / "s.sqlite3")
+def test_same_id_for_two_users_are_two_records(make_store: Callable[[], SQLiteStore]) -> None:
+    s = make_store()
     s.put([rec("a", "u1", text="one"), rec("a", "u2", text="two")])
     assert s.records("u1")[0].text == "one" and s.records("u2")[0].text == "two"
 
 
-def test_failed_transaction_leaves_nothing(tmp_path: Path) -> None:
-    s = SQLiteStore(tmp_path / "s.sqlite3")
+def test_failed_transaction_leaves_nothing(make_store: Callable[[], SQLiteStore]) -> None:
+    s = make_store()
     s.put([rec("a")])
     with pytest.raises(RuntimeError), s.transaction() as tx:
         tx.put([rec("b")])
@@ -44,8 +59,8 @@ def test_failed_transaction_leaves_nothing(tmp_path: Path) -> None:
     assert [r.id for r in s.records("u1")] == ["a"] and s.version("u1") == 1
 
 
-def test_swaps_in_one_transaction_are_one_version(tmp_path: Path) -> None:
-    s = SQLiteStore(tmp_path / "s.sqlite3")
+def test_swaps_in_one_transaction_are_one_version(make_store: Callable[[], SQLiteStore]) -> None:
+    s = make_store()
     s.put([rec("p1", kind="dynamic"), rec("p2", kind="dynamic"), rec("s1"), rec("s2")])
     with s.transaction() as tx:
         assert tx.count("u1", "short_term", ["s1", "s2", "p1", "nope"]) == 2
@@ -57,8 +72,8 @@ def test_swaps_in_one_transaction_are_one_version(tmp_path: Path) -> None:
     assert sorted(r.id for r in s.records("u1")) == ["ar-s1", "p3", "s2"]
 
 
-def test_records_pages_long_id_lists(tmp_path: Path) -> None:
-    s = SQLiteStore(tmp_path / "s.sqlite3")
+def test_records_pages_long_id_lists(make_store: Callable[[], SQLiteStore]) -> None:
+    s = make_store()
     s.put([rec(f"r{i}") for i in range(1_200)])
     assert len(s.records("u1", ids=[f"r{i}" for i in range(1_200)])) == 1_200
 
@@ -79,8 +94,8 @@ def _article(version: int, user: str = "u1") -> ArticleRow:
     return ArticleRow(user, version, "b", "e", f"d{version}", datetime.now(UTC), ("s1", "s2"))
 
 
-def test_article_versions_are_optimistic(tmp_path: Path) -> None:
-    s = SQLiteStore(tmp_path / "s.sqlite3")
+def test_article_versions_are_optimistic(make_store: Callable[[], SQLiteStore]) -> None:
+    s = make_store()
     assert s.article("u1") is None and s.article_version("u1") == 0
     with s.transaction() as tx:
         assert tx.latest_article_version("u1") == 0
@@ -97,8 +112,8 @@ def test_article_versions_are_optimistic(tmp_path: Path) -> None:
     assert s.article("u1", 3) is None
 
 
-def test_job_journal(tmp_path: Path) -> None:
-    s = SQLiteStore(tmp_path / "s.sqlite3")
+def test_job_journal(make_store: Callable[[], SQLiteStore]) -> None:
+    s = make_store()
     at = datetime.now(UTC)
     assert not s.has_unfinished_jobs() and s.job("j1") is None
     s.add_job("j1", "u1", at, {"text": "hello"})
@@ -119,8 +134,8 @@ def test_job_journal(tmp_path: Path) -> None:
     assert s.job("j1") is None and not s.has_unfinished_jobs()
 
 
-def test_meta_and_index_state(tmp_path: Path) -> None:
-    s = SQLiteStore(tmp_path / "s.sqlite3")
+def test_meta_and_index_state(make_store: Callable[[], SQLiteStore]) -> None:
+    s = make_store()
     assert s.get_meta("k") is None
     s.set_meta("k", "v")
     s.set_metas({"k": "w", "other": "x"})
@@ -131,8 +146,32 @@ def test_meta_and_index_state(tmp_path: Path) -> None:
     assert s.set_index_version("vec", "u1", 4, expected=3) and s.index_version("vec", "u1") == 4
 
 
-def test_sqlite_store_implements_the_interface(tmp_path: Path) -> None:
-    s: Store = SQLiteStore(tmp_path / "s.sqlite3")  # mypy checks the protocol here too
+def test_store_implements_the_interface(make_store: Callable[[], SQLiteStore]) -> None:
+    s: Store = make_store()  # mypy checks the protocol here too
     wanted = {n for n in dir(Store) if not n.startswith("_")}
     assert wanted <= set(dir(s))
+    s.close()
+
+
+def test_a_reopened_store_keeps_everything(make_store: Callable[[], SQLiteStore]) -> None:
+    s = make_store()
+    s.put([rec("a"), rec("b", "u2")])
+    s.set_meta("k", "v")
+    s.close()
+    again = make_store()  # the schema is not re-applied: the data stays
+    assert [r.id for r in again.records("u1")] == ["a"] and again.users() == ["u1", "u2"]
+    assert again.get_meta("k") == "v" and again.version("u1") == 1
+    again.close()
+
+
+def test_delete_user_erases_every_row(make_store: Callable[[], SQLiteStore]) -> None:
+    s = make_store()
+    s.put([rec("a"), rec("b"), rec("c", "u2")])
+    s.add_job("j1", "u1", datetime.now(UTC), {"text": "x"})
+    with s.transaction() as tx:
+        assert tx.insert_article(_article(1))
+    removed = s.delete_user("u1")
+    assert removed["records"] == 2 and removed["lt_articles"] == 1 and removed["lt_jobs"] == 1
+    assert s.records("u1") == [] and s.version("u1") == 0 and s.users() == ["u2"]
+    assert [r.id for r in s.records("u2")] == ["c"]
     s.close()

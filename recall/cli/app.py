@@ -119,9 +119,9 @@ def settings_and_spec(
     if settings.retrieval.index_spec:
         return settings, load_spec(settings.retrieval.index_spec)
     from ..index.layout import folder_spec
-    from ..store import SQLiteStore
+    from ..store import open_store
 
-    store = SQLiteStore(path / "recall.sqlite3")  # the folder's own spec, remembered
+    store = open_store(path, settings.storage.store_url)  # the folder's own spec, remembered
     try:
         return settings, folder_spec(store, settings)
     finally:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..settings import Settings
-from ..store import SQLiteStore
+from ..store import open_store
 from .layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
 from .spec import IndexSpec
 
@@ -37,7 +37,7 @@ class CheckRow:
 
 def check(settings: Settings, spec: IndexSpec) -> tuple[str | None, list[CheckRow]]:
     """Compare store and index per user: (built fingerprint, one row per user)."""
-    store = SQLiteStore(settings.storage.path / "recall.sqlite3")
+    store = open_store(settings.storage.path, settings.storage.store_url)
     try:
         vectors = vector_index(settings, spec, vector_partitions(store, settings))
         rows = []

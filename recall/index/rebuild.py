@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import ConfigError
 from ..models import Record
 from ..settings import Settings
-from ..store import SQLiteStore, Store, content_hash
+from ..store import Store, content_hash, open_store
 from .embed import load_embedder
 from .layout import FINGERPRINT_KEY, SPEC_NAME_KEY, index_key, vector_index, vector_partitions
 from .spec import IndexSpec
@@ -192,7 +192,7 @@ def reindex(
     reindexed); ``progress(done, total)`` is called after every written batch.
     """
     started = time.perf_counter()
-    store = SQLiteStore(settings.storage.path / "recall.sqlite3")
+    store = open_store(settings.storage.path, settings.storage.store_url)
     try:
         vectors = vector_index(settings, spec, vector_partitions(store, settings))
         everyone = store.users()

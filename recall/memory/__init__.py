@@ -25,11 +25,14 @@ def open(
     path: str | Path | None = None,
     *,
     chroma_url: str | None = None,
+    store_url: str | None = None,
     settings: Settings | None = None,
 ) -> Memory:
     """Open (or create) the memory folder ``path``: SQLite + Chroma + BM25.
 
     ``path`` defaults to ``settings.storage.path`` (``RECALL_PATH``, else ``./memory``); with
-    ``chroma_url`` the vectors live on a Chroma server instead of the embedded store.
+    ``chroma_url`` the vectors live on a Chroma server instead of the embedded store, with
+    ``store_url`` (``postgresql://...``) the records on a PostgreSQL server instead of the
+    folder's SQLite file: processes sharing both share one memory.
     """
-    return Memory(open_settings(path, settings, chroma_url=chroma_url))
+    return Memory(open_settings(path, settings, chroma_url=chroma_url, store_url=store_url))

@@ -29,7 +29,7 @@ from ..index.spec import IndexSpec
 from ..index.sync import IndexSync
 from ..models import Hit, Record, require_user_id
 from ..settings import Settings
-from ..store import SQLiteStore
+from ..store import STORE_FILE, open_store
 from ..tool import handle_tool_call
 
 if TYPE_CHECKING:  # the lifecycle is imported lazily at run time
@@ -44,8 +44,10 @@ class MemoryCore:
     def __init__(self, settings: Settings, *, spec: IndexSpec | None = None) -> None:
         self.settings = settings
         self.path = Path(settings.storage.path)
-        check_store_file(self.path, self.path / "recall.sqlite3")
-        self.store = SQLiteStore(self.path / "recall.sqlite3")
+        url = settings.storage.store_url
+        if url is None:
+            check_store_file(self.path, self.path / STORE_FILE)
+        self.store = open_store(self.path, url, timeout_s=settings.storage.chroma_timeout_s)
         try:
             self.spec = spec or folder_spec(self.store, settings)
             check_fingerprint(self.store, self.spec, self.path)

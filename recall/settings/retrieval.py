@@ -21,6 +21,11 @@ class StorageSettings(_Group):
     chroma_url: str | None = Field(
         None, description="Chroma server URL; when set the vector leg uses HttpClient."
     )
+    store_url: str | None = Field(
+        None,
+        description="PostgreSQL URL (postgresql://user@host:port/db) of the store; unset: "
+        "the folder's SQLite file. Several processes may share one.",
+    )
     chroma_timeout_s: float = Field(10.0, gt=0, description="Timeout for a Chroma server call.")
     allow_degraded_open: bool = Field(
         False,

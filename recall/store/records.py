@@ -94,7 +94,7 @@ def bump_version(db: sqlite3.Connection, user_id: str) -> int:
     """Add one to the user's version; returns the new version."""
     row = db.execute(
         "INSERT INTO users (user_id, version) VALUES (?, 1) "
-        "ON CONFLICT (user_id) DO UPDATE SET version = version + 1 RETURNING version",
+        "ON CONFLICT (user_id) DO UPDATE SET version = users.version + 1 RETURNING version",
         (user_id,),
     ).fetchone()
     return int(row[0])

@@ -1,0 +1,27 @@
+"""Which store a memory folder uses: its own SQLite file, or a PostgreSQL server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import ConfigError
+from .sqlite import SQLiteStore
+
+__all__ = ["STORE_FILE", "open_store"]
+
+#: The embedded store's file in the memory folder.
+STORE_FILE = "recall.sqlite3"
+
+
+def open_store(folder: Path, store_url: str | None, *, timeout_s: float = 10.0) -> SQLiteStore:
+    """``folder/recall.sqlite3``, or the PostgreSQL database at ``store_url``."""
+    if store_url is None:
+        return SQLiteStore(Path(folder) / STORE_FILE)
+    if not store_url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(
+            f"store_url must be a postgresql://user@host:port/database URL, got {store_url!r}; "
+            "unset it to use the folder's SQLite file"
+        )
+    from .pg import PostgresStore
+
+    return PostgresStore(store_url, connect_timeout=timeout_s)
