@@ -8,7 +8,7 @@ call (an English query: MiniLM on both sides, since the default spec routes it t
 query embedding alone is timed too. recall's default runs MiniLM on onnxruntime; the
 baseline, as LangChain's HuggingFaceEmbeddings would, on sentence-transformers (torch).
 
-``old default`` is the spec before 0.5 (``default-torch``: the same retrieval with MiniLM
+``old default`` is the spec of 0.1.0 (``default-torch``: the same retrieval with MiniLM
 on torch), measured in the same run. Every model uses ``--threads`` CPU threads (1).
 
 ``plain`` is recall with the plain blend it started from (the ``plain`` spec: MiniLM alone,

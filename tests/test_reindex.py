@@ -57,7 +57,7 @@ def test_shipped_specs_load_and_differ() -> None:
     assert MULTI.embedder == "use-multilingual" and MULTI.dimension == 512
     assert DEFAULT.fingerprint != MULTI.fingerprint
     # The fingerprint a folder written by 0.1.0 recorded (tests/fixtures/folder-0.1.0): the
-    # spec default-torch; the default moved to MiniLM on onnxruntime in 0.5.
+    # spec default-torch; the default moved to MiniLM on onnxruntime in 0.2.0.
     assert load_spec("default-torch").fingerprint == "693e34ec1d61"
     assert DEFAULT.fingerprint == "46531f02eaa6" and DEFAULT.embedder.startswith("minilm-onnx")
     plain = load_spec("plain")  # the blend recall started from, kept to measure against

@@ -231,7 +231,7 @@ COMPOSITES: dict[str, _Composite] = {
     "minilm-onnx+use-multilingual": _Composite(
         ("minilm-onnx", "use-multilingual"), (0.5, 0.5), (1.0, 0.0), (0.0, 1.0)
     ),
-    # The default before 0.5: the same through sentence-transformers (spec default-torch).
+    # The default of 0.1.0: the same through sentence-transformers (spec default-torch).
     "minilm+use-multilingual": _Composite(
         ("minilm", "use-multilingual"), (0.5, 0.5), (1.0, 0.0), (0.0, 1.0)
     ),

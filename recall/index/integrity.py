@@ -24,7 +24,7 @@ import uuid
 from collections import defaultdict
 from pathlib import Path
 
-from ..errors import StoreError, mapped
+from ..errors import StoreError
 from ..store import Store
 from .vector import VectorIndex
 
@@ -60,9 +60,15 @@ def _read_marker(folder: Path) -> str | None:
 
 def _write_marker(folder: Path, folder_id: str) -> None:
     tmp = folder / f".{MARKER}.tmp"
-    with mapped(f"writing {folder / MARKER}"):
+    try:
+        folder.mkdir(parents=True, exist_ok=True)  # a server store creates no folder itself
         tmp.write_text(json.dumps({"folder_id": folder_id}) + "\n", encoding="utf-8")
         os.replace(tmp, folder / MARKER)  # atomic: a crash leaves the old marker or the new
+    except OSError as exc:
+        raise StoreError(
+            f"cannot write the folder marker {folder / MARKER} ({exc}); check that the "
+            "memory folder is writable"
+        ) from exc
 
 
 def check_store_file(folder: Path, store_file: Path) -> None:

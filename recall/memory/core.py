@@ -47,14 +47,15 @@ class MemoryCore:
         url = settings.storage.store_url
         if url is None:
             check_store_file(self.path, self.path / STORE_FILE)
-        self.store = open_store(self.path, url, timeout_s=settings.storage.chroma_timeout_s)
+        self.store = open_store(self.path, url, timeout_s=settings.storage.store_timeout_s)
         try:
             self.spec = spec or folder_spec(self.store, settings)
             check_fingerprint(self.store, self.spec, self.path)
+            partitions = vector_partitions(self.store, settings)
+            self.vectors = vector_index(settings, self.spec, partitions)
         except BaseException:
-            self.store.close()
+            self.store.close()  # a refused open must not leak the connection
             raise
-        self.vectors = vector_index(settings, self.spec, vector_partitions(self.store, settings))
         self._verify_index()
         self._embedder: Embedder | None = None
         self._embedder_lock = threading.Lock()

@@ -26,6 +26,9 @@ class StorageSettings(_Group):
         description="PostgreSQL URL (postgresql://user@host:port/db) of the store; unset: "
         "the folder's SQLite file. Several processes may share one.",
     )
+    store_timeout_s: float = Field(
+        10.0, gt=0, description="Timeout for connecting to the PostgreSQL store."
+    )
     chroma_timeout_s: float = Field(10.0, gt=0, description="Timeout for a Chroma server call.")
     allow_degraded_open: bool = Field(
         False,

@@ -30,7 +30,7 @@ from .schema import MIGRATIONS, Migration
 from .sqlite import SQLiteStore
 from .users import purge_rows
 
-__all__ = ["PostgresStore", "redact_url"]
+__all__ = ["PostgresStore", "redact_url", "to_postgres"]
 
 # Every write transaction of every process takes this lock (see the module docs).
 _WRITE_LOCK = 0x7265_6361  # "reca"
