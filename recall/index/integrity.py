@@ -88,14 +88,17 @@ def check_store_file(folder: Path, store_file: Path) -> None:
     )
 
 
-def bind_folder(store: Store, folder: Path, vectors: VectorIndex | None) -> str:
+def bind_folder(
+    store: Store, folder: Path, vectors: VectorIndex | None, *, own_store: bool = True
+) -> str:
     """Check that the store is this folder's store; returns the folder id.
 
     ``vectors`` is the folder's own embedded index (None for a Chroma server, whose
-    collections other folders may share).
+    collections other folders may share). ``own_store`` is False for a server store, which
+    many folders (one per process) share: the marker then only follows the store's id.
     """
     folder_id = store.get_meta(FOLDER_ID_KEY)
-    marker_id = _read_marker(folder)
+    marker_id = _read_marker(folder) if own_store or vectors is not None else None
     if folder_id is None:
         if not store.users():
             if marker_id is not None:

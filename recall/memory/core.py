@@ -78,7 +78,8 @@ class MemoryCore:
         """Refuse a truncated store; notice vectors removed behind recall's back."""
         embedded = None if self.settings.storage.chroma_url else self.vectors
         try:
-            bind_folder(self.store, self.path, embedded)
+            own = self.settings.storage.store_url is None
+            bind_folder(self.store, self.path, embedded, own_store=own)
             if embedded is not None:
                 mark_missing_vectors(self.store, embedded, index_key(self.spec))
         except BaseException:
