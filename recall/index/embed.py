@@ -240,6 +240,31 @@ _loaded: dict[tuple[str, str | None, int], Embedder] = {}
 _load_lock = threading.RLock()
 
 
+class _LazyPart:
+    """A composite's part, loaded on its first use: an English query never loads USE."""
+
+    def __init__(self, name: str, device: str | None, threads: int) -> None:
+        from .onnx_minilm import OnnxMiniLMEmbedder
+
+        classes: dict[str, type[Embedder]] = {
+            "minilm": MiniLMEmbedder,
+            "minilm-onnx": OnnxMiniLMEmbedder,
+            "use-multilingual": USEEmbedder,
+        }
+        self.id, self.dimension = classes[name].id, classes[name].dimension
+        self._args = (name, device, threads)
+
+    def _model(self) -> Embedder:
+        name, device, threads = self._args
+        return load_embedder(name, device=device, threads=threads)
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        return self._model().embed_documents(texts)
+
+    def embed_query(self, text: str) -> Vectors:
+        return self._model().embed_query(text)
+
+
 def load_embedder(name: str, *, device: str | None = None, threads: int = 1) -> Embedder:
     """The process-wide shared embedder called ``name``, using ``threads`` CPU threads.
 
@@ -254,7 +279,7 @@ def load_embedder(name: str, *, device: str | None = None, threads: int = 1) -> 
         if key not in _loaded:
             if name in COMPOSITES:
                 c = COMPOSITES[name]
-                parts = [load_embedder(p, device=device, threads=threads) for p in c.parts]
+                parts = [_LazyPart(p, device, threads) for p in c.parts]
                 _loaded[key] = CompositeEmbedder(parts, c.weights, c.query, c.cjk)
             elif name == "minilm":
                 _loaded[key] = MiniLMEmbedder(device=device, threads=threads)
