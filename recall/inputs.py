@@ -19,7 +19,6 @@ from .errors import InputError
 from .models import (
     RecallRequest,
     Record,
-    check_text,
     require_text,
     require_user_id,
     utcnow,
@@ -54,13 +53,7 @@ def _record(user_id: str, item: object, settings: Settings) -> Record:
         raise InputError(
             f"each record must be a dict such as {{'text': '...'}}, got {type(item).__name__}"
         )
-    text = item.get("text")
-    if not isinstance(text, str):
-        raise InputError(f"text must be a string, got {type(text).__name__}")
-    try:
-        check_text(text, "text")
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
+    text = require_text(item.get("text"), "text")
     limit = settings.storage.max_text_chars
     if len(text) > limit:
         raise InputError(
@@ -122,10 +115,7 @@ def record_ids(ids: object) -> list[str]:
         raise InputError(f"ids must be an id or a list of ids, got {type(ids).__name__}")
     if not all(isinstance(i, str) and i for i in wanted):
         raise InputError("ids must be non-empty strings")
-    try:
-        return [check_text(str(i), "id") for i in wanted]
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
+    return [require_text(i, "id") for i in wanted]
 
 
 def recall_request(
@@ -139,12 +129,7 @@ def recall_request(
     """A deep_recall request, defaults from ``settings.retrieval`` filled in: ``kinds``
     when given, else the tiers of ``depth`` (default ``recall_depth``)."""
     r = settings.retrieval
-    if not isinstance(query, str):
-        raise InputError(f"query must be a string, got {type(query).__name__}")
-    try:
-        check_text(query, "query")
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
+    query = require_text(query, "query")
     if len(query) > r.max_query_chars:
         raise InputError(
             f"query is {len(query)} characters, over max_query_chars={r.max_query_chars}; "
@@ -200,10 +185,7 @@ def memory_request(user_input: object, user_id: object, max_tokens: object) -> s
             "user_input must be a non-empty string: the user's current turn, which the "
             "short-term summaries are ranked against"
         )
-    try:
-        check_text(user_input, "user_input")
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
+    require_text(user_input, "user_input")
     if max_tokens is not None and (
         isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 0
     ):

@@ -89,13 +89,14 @@ def require_folder(path: Path) -> None:
     from ..errors import StoreError
     from ..index.integrity import check_store_file
     from ..settings import Settings
+    from ..store import STORE_FILE
 
-    if getattr(Settings().storage, "store_url", None) or (path / "recall.sqlite3").is_file():
+    if Settings().storage.store_url or (path / STORE_FILE).is_file():
         return
     # A folder that held a memory and lost its store gets the detailed error instead.
-    check_store_file(path, path / "recall.sqlite3")
+    check_store_file(path, path / STORE_FILE)
     raise StoreError(
-        f"no memory folder at {path} (no recall.sqlite3 there): check --path or RECALL_PATH; "
+        f"no memory folder at {path} (no {STORE_FILE} there): check --path or RECALL_PATH; "
         "`recall add` or `recall ingest` creates one"
     )
 
