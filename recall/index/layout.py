@@ -113,5 +113,5 @@ def check_fingerprint(store: Store, spec: IndexSpec, folder: Path) -> None:
     raise IndexStaleError(
         f"the index in {folder} was built with another index spec (fingerprint {built}); "
         f"spec {spec.name!r} has {spec.fingerprint}. Run `recall reindex --all --path {folder} "
-        f"--spec {spec.name}` to rebuild it from the store (about 150 records/s), {other}."
+        f"--spec {spec.name}` to rebuild it from the store, {other}."
     )
