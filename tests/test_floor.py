@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 import recall
-from recall.index.floor import above_floor, apply_floor, coverage
+from recall.index.floor import above_floor, apply_floor, coverage, similarity_floor
 from recall.text.analyzer import Analyzer
 
 
@@ -79,3 +79,20 @@ def test_deep_recall_returns_nothing_for_what_memory_does_not_hold(
         }
         content = json.loads(mem.handle_tool_call(call, user_id="u1")["content"])
         assert content["results"] == [] and "nothing relevant" in content["note"]
+
+
+def test_chinese_queries_have_their_own_threshold(
+    settings: recall.Settings, embedder: recall.Embedder
+) -> None:
+    # USE-multilingual scores Chinese with lower cosines than MiniLM scores English: the
+    # English threshold dropped relevant Chinese memories (MemDaily R@5 57 -> 36).
+    assert similarity_floor("缓存用的是什么", 0.3, 0.125) == 0.125
+    assert similarity_floor("which cache?", 0.3, 0.125) == 0.3
+    with recall.open(settings=settings) as mem:
+        mem.add("上周三我和妈妈去超市买了一台新的咖啡机。", user_id="u1")
+        mem.add("Our dog Biscuit loves the beach at Ostia.", user_id="u1")
+        # No word shared, cosine 0.18: kept by the Chinese threshold, dropped by 0.3.
+        hits = mem.deep_recall("我们家最近添置了什么电器？", user_id="u1")
+        assert [h.text for h in hits] == ["上周三我和妈妈去超市买了一台新的咖啡机。"]
+        assert hits[0].keyword_score == 0.0
+        assert mem.deep_recall("钨的沸点是多少？", user_id="u1") == []

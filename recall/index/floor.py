@@ -12,8 +12,10 @@ reads what does not depend on the batch instead. A hit stays when
 Coverage rather than the raw BM25 score: BM25 grows with the collection's size (IDF), so a
 threshold calibrated on 600 turns would reject every keyword match in a memory of ten. Both
 defaults are calibrated on the LoCoMo development conversations (benchmarks/floor.py; the
-figures are in benchmarks/README.md). A degraded hit (no vector leg) is judged by its
-keywords alone.
+figures are in benchmarks/README.md). A query holding CJK text is scored by USE-multilingual,
+whose cosines run lower: it has its own threshold, ``min_similarity_cjk``, calibrated on
+MemDaily questions outside the evaluated sample (benchmarks/floor_cjk.py). A degraded hit
+(no vector leg) is judged by its keywords alone.
 """
 
 from __future__ import annotations
@@ -21,9 +23,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..models import Hit
+from ..text import has_cjk
 from ..text.analyzer import Analyzer
 
-__all__ = ["above_floor", "apply_floor", "coverage"]
+__all__ = ["above_floor", "apply_floor", "coverage", "similarity_floor"]
+
+
+def similarity_floor(query: str, min_similarity: float, min_similarity_cjk: float) -> float:
+    """The similarity floor for ``query``: CJK queries are scored by USE-multilingual, whose
+    cosines run lower than MiniLM's, so they have a threshold of their own."""
+    return min_similarity_cjk if has_cjk(query) else min_similarity
 
 
 def coverage(query_terms: frozenset[str], text_terms: Iterable[str]) -> float:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from .. import inputs
 from ..index.embed import Embedder, load_embedder
-from ..index.floor import apply_floor
+from ..index.floor import apply_floor, similarity_floor
 from ..index.integrity import bind_folder, check_store_file, mark_missing_vectors
 from ..index.layout import (
     check_fingerprint,
@@ -168,9 +168,8 @@ class MemoryCore:
             req, self.embedder(), alpha=weight, fusion=method, allow_degraded=allow_degraded
         )
         r = self.settings.retrieval
-        return apply_floor(
-            hits, req.query, self.spec.analyzer, r.min_similarity, r.min_keyword_coverage
-        )
+        floor = similarity_floor(req.query, r.min_similarity, r.min_similarity_cjk)
+        return apply_floor(hits, req.query, self.spec.analyzer, floor, r.min_keyword_coverage)
 
     def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
         """The user's stored records, oldest first."""

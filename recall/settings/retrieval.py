@@ -68,6 +68,13 @@ class RetrievalSettings(_Group):
         description="Relevance floor: a hit stays when its raw vector similarity reaches "
         "this, or its keywords reach min_keyword_coverage (-1: no floor).",
     )
+    min_similarity_cjk: float = Field(
+        0.125,
+        ge=-1.0,
+        le=1.0,
+        description="min_similarity for a query holding CJK text, which USE-multilingual "
+        "scores with lower cosines than MiniLM (-1: no floor for such queries).",
+    )
     min_keyword_coverage: float = Field(
         0.5,
         ge=0.0,
