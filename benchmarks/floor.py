@@ -92,7 +92,7 @@ def main() -> None:
                 mem.add_many(items, user_id=user)
             users = list(ds.docs_by_user())
 
-            analyzer = load_spec(settings.retrieval.index_spec).analyzer
+            analyzer = load_spec("default").analyzer
 
             def top10(query: str, user: str) -> list[tuple[recall.Hit, float]]:
                 terms = frozenset(analyzer.tokens(query))

@@ -96,3 +96,14 @@ def test_chinese_queries_have_their_own_threshold(
         assert [h.text for h in hits] == ["上周三我和妈妈去超市买了一台新的咖啡机。"]
         assert hits[0].keyword_score == 0.0
         assert mem.deep_recall("钨的沸点是多少？", user_id="u1") == []
+
+
+def test_nothing_unless_one_hit_passes_then_a_lower_tail() -> None:
+    analyzer = Analyzer(stem=True, stopwords=True)
+    strong, weak, junk = _hit(0.0, 0.5, 0), _hit(0.0, 0.2, 1), _hit(0.0, 0.05, 2)
+    kept = apply_floor([strong, weak, junk], "q", analyzer, 0.25, 0.5, tail_similarity=0.15)
+    assert [h.id for h in kept] == ["h0", "h1"]  # the weaker relevant hit stays
+    assert apply_floor([weak, junk], "q", analyzer, 0.25, 0.5, tail_similarity=0.15) == []
+    # The tail never rises above the gate: a CJK gate of 0.125 keeps hits down to 0.125.
+    low = _hit(0.0, 0.13, 3)
+    assert apply_floor([low], "q", analyzer, 0.125, 0.5, tail_similarity=0.15) == [low]

@@ -169,7 +169,14 @@ class MemoryCore:
         )
         r = self.settings.retrieval
         floor = similarity_floor(req.query, r.min_similarity, r.min_similarity_cjk)
-        return apply_floor(hits, req.query, self.spec.analyzer, floor, r.min_keyword_coverage)
+        return apply_floor(
+            hits,
+            req.query,
+            self.spec.analyzer,
+            floor,
+            r.min_keyword_coverage,
+            tail_similarity=r.min_similarity_tail,
+        )
 
     def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
         """The user's stored records, oldest first."""

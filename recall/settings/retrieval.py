@@ -62,11 +62,18 @@ class RetrievalSettings(_Group):
         100, ge=1, le=10_000, description="Top list size taken from each leg before fusion."
     )
     min_similarity: float = Field(
-        0.3,
+        0.25,
         ge=-1.0,
         le=1.0,
-        description="Relevance floor: a hit stays when its raw vector similarity reaches "
-        "this, or its keywords reach min_keyword_coverage (-1: no floor).",
+        description="Relevance floor: deep_recall returns nothing unless a hit's raw vector "
+        "similarity reaches this, or its keywords reach min_keyword_coverage (-1: no floor).",
+    )
+    min_similarity_tail: float = Field(
+        0.15,
+        ge=-1.0,
+        le=1.0,
+        description="Relevance floor: once a hit passes, the others stay when their "
+        "similarity reaches this (at most min_similarity), or their keywords do.",
     )
     min_similarity_cjk: float = Field(
         0.125,
