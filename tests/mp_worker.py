@@ -5,6 +5,7 @@ the shared PostgreSQL store and Chroma server), prints ``{"ready": pid}``, then 
 one JSON command per line with one JSON line:
 
 - ``{"op": "add", "user": U, "id": I, "text": T}`` -> ``{"ok": I}`` once stored;
+- ``{"op": "delete", "user": U, "id": I}`` -> ``{"ok": n}`` (records removed);
 - ``{"op": "find", "user": U, "q": Q}`` -> ``{"ids": [...]}`` (deep_recall, top 3);
 - ``{"op": "update", "user": U, "text": T}`` -> ``{"ok": job}`` (update_memory, background);
 - ``{"op": "flush"}`` -> ``{"ok": true}`` once this process's jobs are done;
@@ -35,6 +36,8 @@ def main() -> None:
         op = cmd["op"]
         if op == "add":
             out: object = {"ok": mem.add(cmd["text"], user_id=cmd["user"], id=cmd["id"])}
+        elif op == "delete":
+            out = {"ok": mem.delete([cmd["id"]], user_id=cmd["user"])}
         elif op == "find":
             out = {"ids": [h.id for h in mem.deep_recall(cmd["q"], user_id=cmd["user"], top_k=3)]}
         elif op == "update":

@@ -4,7 +4,8 @@ Each process has its own folder and caches; the memory is the servers'. The test
 them over pipes (tests/mp_worker.py) and checks what a deployment of several app servers
 relies on:
 
-- a write acknowledged by one process is found by the next query of every other one;
+- a write acknowledged by one process is found by the next query of every other one, and
+  a record deleted through one process is gone from the next query of every one;
 - concurrent writers lose nothing and duplicate nothing;
 - a process SIGKILLed in the middle of a batch of writes loses none it acknowledged;
 - background update_memory jobs of several processes are each done exactly once, those of
@@ -85,6 +86,14 @@ def _each_write_seen_by_the_others(workers: list[Worker], acked: dict[str, str])
             assert r.call(op="find", user=user, q=f"zq{k}x")["ids"][:1] == [rid]
 
 
+def _each_delete_seen_by_the_others(workers: list[Worker]) -> None:
+    for k in (1, 5):  # written by workers[1] and [2] above, deleted through another one
+        user, writer = f"u{k % 4}", workers[(k + 1) % 3]
+        assert writer.call(op="delete", user=user, id=f"seq{k}") == {"ok": 1}
+        for r in workers:
+            assert f"seq{k}" not in r.call(op="find", user=user, q=f"zq{k}x")["ids"]
+
+
 def _concurrent_writers(workers: list[Worker], acked: dict[str, str]) -> None:
     for i, w in enumerate(workers):  # 3 x 15 writes in flight at once
         for j in range(15):
@@ -117,6 +126,9 @@ def test_three_processes_share_one_memory(
             w.ready()
         acked: dict[str, str] = {}  # record id -> user
         _each_write_seen_by_the_others(workers, acked)
+        _each_delete_seen_by_the_others(workers)
+        for k in (1, 5):
+            del acked[f"seq{k}"]
         _concurrent_writers(workers, acked)
         updates = [f"update {n}: the heron caught fish number {n}" for n in range(12)]
         for n, text in enumerate(updates):  # background jobs on two processes

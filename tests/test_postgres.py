@@ -156,3 +156,89 @@ def test_sigkill_during_add_on_postgres(tmp_path: Path, pg_url: str) -> None:
         last = int(acked[-1][1:])
         hits = mem.deep_recall(f"parcel {48000 + last}", user_id=f"u{last % 3}", top_k=3)
         assert hits[0].id == f"r{last}"
+
+
+def test_jobs_are_claimed_like_skip_locked(pg_url: str) -> None:
+    from datetime import UTC, datetime
+
+    from recall.store.pg import PostgresStore
+
+    a, b, c = (PostgresStore(pg_url) for _ in range(3))
+    try:
+        now = datetime.now(UTC)
+        a.add_job("j1", "u", now, {"summary": "one"})
+        a.add_job("j2", "u", now, {"summary": "two"})
+        assert a.unfinished_jobs() == ["j1", "j2"]  # its own jobs: still its own
+        assert b.unfinished_jobs() == [] and b.has_unfinished_jobs()  # a is alive: skipped
+        a.finish_job("j1")
+        with a.transaction() as tx:  # a foreground job, journaled with its summary
+            tx.add_summarized_job("j3", "u", now)
+        assert b.unfinished_jobs() == []
+        a.close()  # a dies with j2 pending and j3 summarized: its claims go with it
+        assert b.unfinished_jobs() == ["j2", "j3"]
+        assert c.unfinished_jobs() == []  # b holds them now: one resumer, not two
+        assert not b.record_job_failure("j2", "boom", max_attempts=1)  # failed: released
+        b.finish_job("j3")
+        assert b.unfinished_jobs() == c.unfinished_jobs() == []
+        assert [j.job_id for j in c.failed_jobs()] == ["j2"]
+    finally:
+        for s in (a, b, c):
+            s.close()
+
+
+def test_an_interrupted_migrate_resumes(tmp_path: Path, pg_url: str) -> None:
+    from datetime import UTC, datetime
+
+    from recall.models import Record
+    from recall.store import open_store
+    from recall.store.migrate import copy_store
+
+    source, target = open_store(tmp_path, None), open_store(tmp_path, pg_url)
+    try:
+
+        def rec(i: str, u: str) -> Record:
+            return Record(
+                id=i, user_id=u, kind="note", text=i, created_at=datetime.now(UTC), tokens=1
+            )
+
+        for u in ("a", "b", "c"):
+            source.put([rec(f"{u}{i}", u) for i in range(5)])
+        target.put([rec("stale", "b")])
+
+        def stop_after_first(done: int, total: int) -> None:
+            if done == 1:
+                raise KeyboardInterrupt  # the operator's ^C between two users
+
+        with pytest.raises(KeyboardInterrupt):
+            copy_store(source, target, progress=stop_after_first)
+        assert target.users() == ["a", "b"] and target.version("c") == 0
+        report = copy_store(source, target)
+        assert (report.copied_users, report.skipped_users, report.ok) == (2, 1, True)
+        assert sorted(target.hashes("b")) == [f"b{i}" for i in range(5)]  # leftover gone
+        assert target.hashes("c") == source.hashes("c")
+    finally:
+        source.close()
+        target.close()
+
+
+def test_a_lost_connection_is_replaced_on_the_next_call(pg_url: str) -> None:
+    import psycopg
+
+    from recall.store.pg import PostgresStore
+
+    def cut(store: PostgresStore) -> None:  # what a server restart does to the session
+        pid = store._conn.info.backend_pid
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        time.sleep(0.2)
+
+    s = PostgresStore(pg_url)
+    try:
+        s.set_meta("k", "v")
+        cut(s)
+        assert s.get_meta("k") == "v"  # a read: retried on a new connection
+        cut(s)
+        s.set_meta("k", "w")  # a write: its BEGIN found the session gone, started again
+        assert s.get_meta("k") == "w"
+    finally:
+        s.close()

@@ -3,7 +3,7 @@
 Several recall processes (on several machines) can share one memory through it. Every
 query of the SQLite store is written in the SQL both databases speak, so
 :class:`PostgresStore` reuses them all and swaps the connection underneath: a thin
-adapter turns ``?`` placeholders into psycopg's ``%s`` and SQLite's ``INSERT OR REPLACE``
+adapter (:mod:`recall.store.pg_sql`) turns ``?`` placeholders into ``%s`` and ``INSERT OR REPLACE``
 into ``INSERT ... ON CONFLICT DO UPDATE``. The schema comes from the same numbered
 migrations (:mod:`recall.store.schema`), with the column types PostgreSQL names
 differently, tracked in a one-row ``recall_schema`` table.
@@ -14,110 +14,52 @@ process on the database, so the per-user version bump, the article's optimistic 
 check and the job journal's claim (``pending`` -> ``summarized`` only from ``pending``)
 behave exactly as on SQLite. Reads take no lock and see every committed write at once,
 which is what keeps each process's caches fresh (they follow the per-user version).
+
+Background jobs are claimed the way ``SELECT ... FOR UPDATE SKIP LOCKED`` claims queue rows,
+with session-level advisory locks (a row lock would have to be held in an open transaction
+for the whole job, blocking every other write): a process holds one lock per job it
+journals or takes over, and :meth:`PostgresStore.unfinished_jobs` returns only the jobs
+whose lock it holds or can take. A live process's jobs are skipped by the others; a dead
+process's session is gone with its locks, so its jobs go to the next process that asks.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
+from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import StoreError
+from .pg_sql import Adapter, ddl, redact_url, row_factory, to_postgres
 from .schema import MIGRATIONS, Migration
 from .sqlite import SQLiteStore
+from .transaction import SQLiteTransaction
 from .users import purge_rows
 
 __all__ = ["PostgresStore", "redact_url", "to_postgres"]
 
 # Every write transaction of every process takes this lock (see the module docs).
 _WRITE_LOCK = 0x7265_6361  # "reca"
-# INSERT OR REPLACE -> upsert: the conflict target of each table written that way.
-_KEYS = {"records": ("user_id", "id"), "index_state": ("index_key", "user_id"), "meta": ("key",)}
-_UPSERT = re.compile(r"INSERT OR REPLACE INTO (\w+)\s*\(([^)]*)\)\s*VALUES\s*\(([^)]*)\)", re.S)
+# Job claims: two-int4 advisory keys (this class id, hashtext(job_id)), a key space apart
+# from the one-bigint write lock.
+_JOB_CLASS = 0x6A6F_6273  # "jobs"
 
 
-def redact_url(url: str) -> str:
-    """``url`` with its password hidden, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-    return urlunsplit(parts._replace(netloc=netloc))
+class _Transaction(SQLiteTransaction):
+    """A write transaction whose journaled jobs are claimed by this process."""
 
+    def __init__(self, db: Any, store: PostgresStore) -> None:
+        super().__init__(db)
+        self._store = store
+        self.claims: list[str] = []
 
-def to_postgres(sql: str) -> str:
-    """A statement of the SQLite store in PostgreSQL's spelling."""
-
-    def upsert(m: re.Match[str]) -> str:
-        table, cols = m.group(1), [c.strip() for c in m.group(2).split(",")]
-        keys = _KEYS[table]
-        sets = ", ".join(f"{c} = EXCLUDED.{c}" for c in cols if c not in keys)
-        return (
-            f"INSERT INTO {table} ({m.group(2)}) VALUES ({m.group(3)}) "
-            f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {sets}"
-        )
-
-    return _UPSERT.sub(upsert, sql).replace("?", "%s")
-
-
-def _ddl(sql: str) -> str:
-    """A migration statement with PostgreSQL's column types."""
-    sql = sql.replace(") WITHOUT ROWID", ")")
-    sql = re.sub(r"\bREAL\b", "DOUBLE PRECISION", sql)
-    return re.sub(r"\bINTEGER\b", "BIGINT", sql)
-
-
-class _Row(tuple):  # type: ignore[type-arg]
-    """A result row readable by position and by column name, like ``sqlite3.Row``."""
-
-    _names: dict[str, int]
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, str):
-            return tuple.__getitem__(self, self._names[key])
-        return tuple.__getitem__(self, key)
-
-    def keys(self) -> list[str]:
-        return list(self._names)
-
-
-def _row_factory(cursor: Any) -> Any:
-    names = {d.name: i for i, d in enumerate(cursor.description or ())}
-
-    def make(values: Sequence[Any]) -> _Row:
-        row = _Row(values)
-        row._names = names
-        return row
-
-    return make
-
-
-class _Adapter:
-    """The part of ``sqlite3.Connection`` the store's queries use, over psycopg."""
-
-    def __init__(self, conn: Any, where: str) -> None:
-        self.conn = conn
-        self.where = where
-
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        import psycopg
-
-        try:
-            return self.conn.execute(to_postgres(sql), tuple(params))
-        except psycopg.Error as exc:
-            raise StoreError(f"PostgreSQL failed at {self.where}: {exc}".strip()) from exc
-
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        import psycopg
-
-        try:
-            with self.conn.cursor() as cur:
-                cur.executemany(to_postgres(sql), [tuple(r) for r in rows])
-        except psycopg.Error as exc:
-            raise StoreError(f"PostgreSQL failed at {self.where}: {exc}".strip()) from exc
+    def add_summarized_job(self, job_id: str, user_id: str, created_at: datetime) -> None:
+        """Journal a job written with its summary; this process claims it."""
+        if self._store._claim(job_id):
+            self.claims.append(job_id)
+        super().add_summarized_job(job_id, user_id, created_at)
 
 
 class PostgresStore(SQLiteStore):
@@ -129,8 +71,9 @@ class PostgresStore(SQLiteStore):
         self.path = None  # type: ignore[assignment]  # no file: the database is the store
         self._timeout = connect_timeout
         self._lock = threading.RLock()
+        self._claimed: set[str] = set()  # jobs whose advisory lock this session holds
         self._conn = self._connect()
-        self._db = _Adapter(self._conn, self.where)  # type: ignore[assignment]
+        self._db = Adapter(self._conn, self.where)  # type: ignore[assignment]
         try:
             self._migrate()
         except BaseException:
@@ -149,7 +92,7 @@ class PostgresStore(SQLiteStore):
                 self.url,
                 autocommit=True,  # reads see every commit at once; writes open transactions
                 connect_timeout=max(1, int(self._timeout)),
-                row_factory=_row_factory,
+                row_factory=row_factory,
             )
         except psycopg.Error as exc:
             raise StoreError(
@@ -160,8 +103,9 @@ class PostgresStore(SQLiteStore):
     def _alive(self) -> None:
         """Reconnect once after a lost connection (a server restart): reads then go on."""
         if self._conn.closed or self._conn.broken:
+            self._claimed.clear()  # the session's locks went with it
             self._conn = self._connect()
-            self._db = _Adapter(self._conn, self.where)  # type: ignore[assignment]
+            self._db = Adapter(self._conn, self.where)  # type: ignore[assignment]
 
     def _migrate(self, migrations: Sequence[Migration] = MIGRATIONS) -> None:
         with self._write() as db:  # the advisory lock: one process migrates at a time
@@ -175,7 +119,7 @@ class PostgresStore(SQLiteStore):
                 )
             for m in migrations[found:]:
                 for sql in m.statements:
-                    db.execute(_ddl(sql))
+                    db.execute(ddl(sql))
             if row is None:
                 db.execute("INSERT INTO recall_schema (version) VALUES (?)", (len(migrations),))
             elif found != len(migrations):
@@ -185,20 +129,59 @@ class PostgresStore(SQLiteStore):
     def _write(self) -> Iterator[Any]:
         """One transaction holding the store-wide write lock: all of it or none of it."""
         with self._lock:
-            self._alive()
             import psycopg
 
             try:
-                with self._conn.transaction():
-                    self._db.execute("SELECT pg_advisory_xact_lock(?)", (_WRITE_LOCK,))
+                with self._begin():
                     yield self._db
             except psycopg.Error as exc:
                 raise StoreError(f"PostgreSQL failed at {self.where}: {exc}") from exc
 
+    def _begin(self) -> ExitStack:
+        """BEGIN and take the write lock, on a new connection if the old one was lost.
+
+        Nothing is written before the lock is held, so a connection found dead here (the
+        server restarted since the last call) is replaced and the start retried once.
+        """
+        import psycopg
+
+        for attempt in (1, 2):
+            self._alive()
+            started = ExitStack()
+            try:
+                started.enter_context(self._conn.transaction())
+                self._db.execute("SELECT pg_advisory_xact_lock(?)", (_WRITE_LOCK,))
+                return started
+            except (psycopg.OperationalError, StoreError) as exc:
+                with suppress(psycopg.Error):
+                    started.__exit__(type(exc), exc, exc.__traceback__)
+                if attempt == 2 or not self._conn.broken:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @contextmanager
+    def transaction(self) -> Iterator[SQLiteTransaction]:
+        """One transaction under the write lock; the jobs it journals are claimed."""
+        tx: _Transaction | None = None
+        try:
+            with self._write() as db:
+                tx = _Transaction(db, self)
+                yield tx
+        except BaseException:
+            for job_id in tx.claims if tx is not None else ():
+                self._release(job_id)  # rolled back: nothing journaled, nothing to hold
+            raise
+
     def _read(self, sql: str, params: Sequence[object] = ()) -> list[Any]:
         with self._lock:
             self._alive()
-            return list(self._db.execute(sql, params).fetchall())
+            try:
+                return list(self._db.execute(sql, params).fetchall())
+            except StoreError:
+                if not self._conn.broken:
+                    raise
+                self._alive()  # lost since the last call: a read is safe to run again
+                return list(self._db.execute(sql, params).fetchall())
 
     def schema_version(self) -> int:
         """The database's schema version (the ``recall_schema`` row)."""
@@ -207,6 +190,55 @@ class PostgresStore(SQLiteStore):
     def journal_mode(self) -> str:
         """No journal mode: PostgreSQL writes ahead on its own."""
         return "postgresql"
+
+    def _claim(self, job_id: str) -> bool:
+        """Take the job's advisory lock for this session if no other session holds it."""
+        with self._lock:
+            if job_id in self._claimed:
+                return True
+            self._alive()
+            sql = "SELECT pg_try_advisory_lock(?, hashtext(?))"
+            if bool(self._db.execute(sql, (_JOB_CLASS, job_id)).fetchone()[0]):
+                self._claimed.add(job_id)
+                return True
+            return False
+
+    def _release(self, job_id: str) -> None:
+        with self._lock:
+            if job_id in self._claimed and not (self._conn.closed or self._conn.broken):
+                self._db.execute("SELECT pg_advisory_unlock(?, hashtext(?))", (_JOB_CLASS, job_id))
+            self._claimed.discard(job_id)
+
+    def add_job(
+        self, job_id: str, user_id: str, created_at: datetime, payload: dict[str, Any]
+    ) -> None:
+        """Journal a pending job, claimed by this process until it is finished or failed."""
+        self._claim(job_id)
+        try:
+            super().add_job(job_id, user_id, created_at, payload)
+        except BaseException:
+            self._release(job_id)
+            raise
+
+    def unfinished_jobs(self) -> list[str]:
+        """Pending and summarized jobs no other live process holds, oldest first.
+
+        Each one returned is claimed by this process (its advisory lock is taken), so two
+        processes resuming a dead one's jobs never both run the same job.
+        """
+        return [j for j in super().unfinished_jobs() if self._claim(j)]
+
+    def finish_job(self, job_id: str) -> None:
+        """The job is done: remove it and release its claim."""
+        super().finish_job(job_id)
+        self._release(job_id)
+
+    def record_job_failure(self, job_id: str, error: str, max_attempts: int) -> bool:
+        """Count a failed try; a job given up on (or gone) is released."""
+        retry = super().record_job_failure(job_id, error, max_attempts)
+        if not retry:
+            self._release(job_id)
+        return retry
 
     def delete_user(self, user_id: str) -> dict[str, int]:
         """Remove every row of the user in one transaction; returns rows removed per table.
@@ -218,6 +250,7 @@ class PostgresStore(SQLiteStore):
             return purge_rows(db, user_id)
 
     def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connection (idempotent); its job claims are released with it."""
         with self._lock:
+            self._claimed.clear()
             self._conn.close()
