@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..settings import Settings
-from ..store import open_store
+from ..store import Store, open_store
 from .layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
 from .spec import IndexSpec
+from .vector import VectorIndex
 
 __all__ = ["CheckRow", "check"]
 
@@ -40,26 +41,32 @@ def check(settings: Settings, spec: IndexSpec) -> tuple[str | None, list[CheckRo
     store = open_store(settings.storage.path, settings.storage.store_url)
     try:
         vectors = vector_index(settings, spec, vector_partitions(store, settings))
-        rows = []
-        key = index_key(spec)
-        for user_id in store.users():
-            want = store.hashes(user_id)
-            have = vectors.hashes(user_id)
-            row = CheckRow(
-                user_id=user_id,
-                records=len(want),
-                vectors=len(have),
-                store_version=store.version(user_id),
-                index_version=store.index_version(key, user_id),
-                missing=sum(1 for i, h in want.items() if have.get(i) != h),
-                orphans=sum(1 for i in have if i not in want),
-            )
-            if (row.missing or row.orphans) and row.index_version == row.store_version:
-                # Vectors changed behind recall's back: mark the user lagging, so that the
-                # next query of any process (or `recall reindex`) repairs them.
-                store.set_index_version(key, user_id, -1)
-            rows.append(row)
-        vectors.close()
-        return store.get_meta(FINGERPRINT_KEY), rows
+        try:
+            return store.get_meta(FINGERPRINT_KEY), _rows(store, vectors, index_key(spec))
+        finally:
+            vectors.close()
     finally:
         store.close()
+
+
+def _rows(store: Store, vectors: VectorIndex, key: str) -> list[CheckRow]:
+    """One row per user; a user whose vectors changed behind recall's back is marked."""
+    rows = []
+    for user_id in store.users():
+        want = store.hashes(user_id)
+        have = vectors.hashes(user_id)
+        row = CheckRow(
+            user_id=user_id,
+            records=len(want),
+            vectors=len(have),
+            store_version=store.version(user_id),
+            index_version=store.index_version(key, user_id),
+            missing=sum(1 for i, h in want.items() if have.get(i) != h),
+            orphans=sum(1 for i in have if i not in want),
+        )
+        if (row.missing or row.orphans) and row.index_version == row.store_version:
+            # Vectors changed behind recall's back: mark the user lagging, so that the
+            # next query of any process (or `recall reindex`) repairs them.
+            store.set_index_version(key, user_id, -1)
+        rows.append(row)
+    return rows

@@ -193,6 +193,7 @@ def reindex(
     """
     started = time.perf_counter()
     store = open_store(settings.storage.path, settings.storage.store_url)
+    vectors: VectorIndex | None = None
     try:
         vectors = vector_index(settings, spec, vector_partitions(store, settings))
         everyone = store.users()
@@ -242,9 +243,10 @@ def reindex(
             if not keep_old:
                 _drop_other_collections(vectors, keep=f"recall-{spec.vector_fingerprint}-")
         report.seconds = time.perf_counter() - started
-        vectors.close()
         return report
     finally:
+        if vectors is not None:
+            vectors.close()
         store.close()
 
 
