@@ -11,11 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ConfigError
-from ..models import require_text
 from ..settings import Settings
 from ..text import Count, count_tokens
 
-__all__ = ["as_settings", "check_text", "token_counter"]
+__all__ = ["as_settings", "token_counter"]
 
 
 def as_settings(
@@ -29,11 +28,6 @@ def as_settings(
     if not isinstance(value, Mapping):
         raise ConfigError(f"settings must be recall.Settings or a dict, not {type(value).__name__}")
     return (default or Settings()).replace(**value)
-
-
-def check_text(value: object, what: str) -> str:
-    """``value`` if it is a string a message may hold; else an InputError naming ``what``."""
-    return require_text(value, what)
 
 
 def token_counter(settings: Settings) -> Count:

@@ -21,12 +21,12 @@ from typing import Any
 from ..errors import InputError
 from ..lifecycle.answer import AnswerWithSummary, parse_answer_with_summary
 from ..lifecycle.summarize import Summarizer, make_summarizer
-from ..models import require_user_id
+from ..models import require_text, require_user_id
 from ..settings import Settings
 from ..text import Count, message_tokens
 from .budget import Usage
 from .compaction import Compaction, compact_history
-from .inputs import as_settings, check_text, token_counter
+from .inputs import as_settings, token_counter
 from .per_turn import RecordedTurn, SummarySink, TurnStates
 from .proposal import ProposalDecision, ProposalState
 from .restore import RestoredItem, render_restored
@@ -160,13 +160,13 @@ class Session:
     def add_user(self, content: str) -> ProposalDecision:
         """Append the user's message; returns what it says to a pending recall proposal."""
         self._calls.require_none_pending("a user message")
-        self._append({"role": "user", "content": check_text(content, "user content")})
+        self._append({"role": "user", "content": require_text(content, "user content")})
         return self.proposal.on_user(content)
 
     def add_assistant(self, content: str) -> None:
         """Append the assistant's reply."""
         self._calls.require_none_pending("an assistant message")
-        self._append({"role": "assistant", "content": check_text(content, "assistant content")})
+        self._append({"role": "assistant", "content": require_text(content, "assistant content")})
         self.proposal.on_assistant(content)
 
     def add_tool_use(self, name: str, input: Any, tool_use_id: str) -> None:
@@ -227,7 +227,7 @@ class Session:
         what :func:`~recall.lifecycle.answer.ask_with_summary` returned."""
         if not isinstance(reply, AnswerWithSummary):
             chars = self.settings.lifecycle.answer_summary_chars
-            reply = parse_answer_with_summary(check_text(reply, "reply"), fallback_chars=chars)
+            reply = parse_answer_with_summary(require_text(reply, "reply"), fallback_chars=chars)
         self.add_assistant(reply.answer)
         if self._states is None or self.memory is None or self.user_id is None:
             return RecordedTurn(reply, None, None)

@@ -12,11 +12,11 @@ import json
 from typing import Any
 
 from ..errors import InputError
+from ..models import require_text
 from ..settings import Settings
 from ..text import Count
 from ..tool import TOOL_NAME
 from .budget import fit_recall_json, truncate_chars
-from .inputs import check_text
 
 __all__ = ["ToolCalls"]
 
@@ -46,8 +46,8 @@ class ToolCalls:
 
         Checks only: the call waits once :meth:`open` records it.
         """
-        name = check_text(name, "tool name")
-        tool_use_id = check_text(tool_use_id, "tool_use_id")
+        name = require_text(name, "tool name")
+        tool_use_id = require_text(tool_use_id, "tool_use_id")
         if not name.strip() or not tool_use_id.strip():
             raise InputError("tool name and tool_use_id must be non-empty strings")
         if tool_use_id in self._names:
@@ -75,8 +75,8 @@ class ToolCalls:
     ) -> dict[str, Any]:
         """The tool message answering a waiting call, its content within its budget; the
         call no longer waits."""
-        tool_use_id = check_text(tool_use_id, "tool_use_id")
-        content = check_text(content, "tool result content")
+        tool_use_id = require_text(tool_use_id, "tool_use_id")
+        content = require_text(content, "tool result content")
         if tool_use_id not in self._names:
             raise InputError(
                 f"no tool call with id {tool_use_id!r}; call add_tool_use(name, input, "

@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from ..errors import ConfigError
 from ..text import has_cjk
-from .onnx_minilm import onnx_session
+from .onnx_minilm import OnnxMiniLMEmbedder, onnx_session
 
 __all__ = ["CompositeEmbedder", "Embedder", "MiniLMEmbedder", "USEEmbedder", "load_embedder"]
 
@@ -215,7 +215,12 @@ class CompositeEmbedder:
         return self._join(blocks, scales)
 
 
-_BUILDERS = ("minilm", "minilm-onnx", "use-multilingual")
+#: The single models by name (their classes carry ``id`` and ``dimension``; loading is lazy).
+_CLASSES: dict[str, type[Embedder]] = {
+    "minilm": MiniLMEmbedder,
+    "minilm-onnx": OnnxMiniLMEmbedder,
+    "use-multilingual": USEEmbedder,
+}
 
 
 class _Composite(NamedTuple):
@@ -244,14 +249,7 @@ class _LazyPart:
     """A composite's part, loaded on its first use: an English query never loads USE."""
 
     def __init__(self, name: str, device: str | None, threads: int) -> None:
-        from .onnx_minilm import OnnxMiniLMEmbedder
-
-        classes: dict[str, type[Embedder]] = {
-            "minilm": MiniLMEmbedder,
-            "minilm-onnx": OnnxMiniLMEmbedder,
-            "use-multilingual": USEEmbedder,
-        }
-        self.id, self.dimension = classes[name].id, classes[name].dimension
+        self.id, self.dimension = _CLASSES[name].id, _CLASSES[name].dimension
         self._args = (name, device, threads)
 
     def _model(self) -> Embedder:
@@ -271,8 +269,8 @@ def load_embedder(name: str, *, device: str | None = None, threads: int = 1) -> 
     "minilm-onnx" (onnxruntime, no torch), "minilm" (sentence-transformers),
     "use-multilingual", or a composite of :data:`COMPOSITES`.
     """
-    if name not in _BUILDERS and name not in COMPOSITES:
-        known = sorted([*_BUILDERS, *COMPOSITES])
+    if name not in _CLASSES and name not in COMPOSITES:
+        known = sorted([*_CLASSES, *COMPOSITES])
         raise ConfigError(f"unknown embedder {name!r}; choose one of {known}")
     key = (name, device, threads)
     with _load_lock:
@@ -284,8 +282,6 @@ def load_embedder(name: str, *, device: str | None = None, threads: int = 1) -> 
             elif name == "minilm":
                 _loaded[key] = MiniLMEmbedder(device=device, threads=threads)
             elif name == "minilm-onnx":
-                from .onnx_minilm import OnnxMiniLMEmbedder
-
                 _loaded[key] = OnnxMiniLMEmbedder(threads=threads)
             else:
                 _loaded[key] = USEEmbedder(threads=threads)

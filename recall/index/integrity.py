@@ -98,7 +98,9 @@ def bind_folder(
     many folders (one per process) share: the marker then only follows the store's id.
     """
     folder_id = store.get_meta(FOLDER_ID_KEY)
-    marker_id = _read_marker(folder) if own_store or vectors is not None else None
+    on_disk = _read_marker(folder)
+    # The marker binds the store only where the folder holds the store or the vectors.
+    marker_id = on_disk if own_store or vectors is not None else None
     if folder_id is None:
         if not store.users():
             if marker_id is not None:
@@ -121,7 +123,7 @@ def bind_folder(
             f"right store back, or delete {folder / MARKER} and run `recall reindex` to "
             "rebuild the vectors from this store."
         )
-    if marker_id != folder_id:
+    if on_disk != folder_id:  # written once, not at every open
         _write_marker(folder, folder_id)
     return folder_id
 

@@ -266,10 +266,4 @@ class VectorIndex:
 
     def count_users_vectors(self) -> int:
         """Total vectors over all bucket collections that exist (for stats)."""
-        total = 0
-        with chroma_errors("counting vectors", hint=self._hint()):
-            for c in self.client.list_collections():
-                name = c if isinstance(c, str) else c.name
-                if name.startswith(f"{self._prefix}-b"):
-                    total += self.client.get_collection(name, embedding_function=None).count()
-        return total
+        return sum(self.bucket_counts().values())
