@@ -75,7 +75,7 @@ def test_over_http_a_key_never_reads_or_writes_another_tenants_users(
 ) -> None:
     ring = ApiKeys([("key-of-acme-0123456", "acme"), ("key-of-beta-0123456", "beta")])
     owned = {"acme": "key-of-acme-0123456", "beta": "key-of-beta-0123456"}
-    with TestClient(build_app(mem, keys=ring)) as client:
+    with TestClient(build_app(mem, keys=ring), base_url="http://localhost") as client:
 
         @settings(
             max_examples=40,

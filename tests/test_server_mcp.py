@@ -106,11 +106,11 @@ def test_stdio_server_subprocess(tmp_path: Path) -> None:
     async def main() -> None:
         async with Client(params, read_timeout_seconds=120) as client:
             await _exercise(client, {})
-            # Another user by name, although the server was started for u1.
-            other = _structured(
+            # Another user by name: the server was started for u1, and serves u1 only.
+            other = _error(
                 await client.call_tool("remember", {"user_id": "u2", "summary": "Tea, no sugar."})
             )
-            assert other["user_id"] == "u2"
+            assert "serves user 'u1' only" in other
 
     anyio.run(main)
 

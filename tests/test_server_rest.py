@@ -16,13 +16,16 @@ from recall.server.rest import ENDPOINTS
 KEY, OPERATOR = "acme-key-0123456789", "operator-key-0123456789"
 AUTH = {"authorization": f"Bearer {KEY}"}
 U = "/v1/users/acme:bob"
+LOCAL = "http://localhost"
+JSONL = {**AUTH, "content-type": "application/x-ndjson"}
 
 
 @pytest.fixture
 def client(mem: recall.Memory) -> Iterator[TestClient]:
     keys = ApiKeys([(KEY, "acme"), (OPERATOR, "*")])
     settings = mem.settings.server.model_copy(update={"max_body_bytes": 4096})
-    with TestClient(build_app(mem, keys=keys, settings=settings)) as c:
+    # The Gate answers only Host names of this server: TestClient's "testserver" is not one.
+    with TestClient(build_app(mem, keys=keys, settings=settings), base_url=LOCAL) as c:
         yield c
 
 
@@ -55,9 +58,9 @@ def test_export_import_and_delete_a_user(client: TestClient) -> None:
     export = client.get(f"{U}/export", headers=AUTH)
     assert export.status_code == 200
     assert export.headers["content-type"].startswith("application/x-ndjson")
-    clash = client.post(f"{U}/import", content=export.content, headers=AUTH)
+    clash = client.post(f"{U}/import", content=export.content, headers=JSONL)
     assert clash.status_code == 409 and "already holds memory" in clash.json()["error"]
-    moved = client.post("/v1/users/acme:ann/import", content=export.content, headers=AUTH)
+    moved = client.post("/v1/users/acme:ann/import", content=export.content, headers=JSONL)
     assert moved.status_code == 201 and moved.json()["records"] == 1
     done = client.delete(U, headers=AUTH)
     assert done.status_code == 200 and done.json()["records"] == 1 and done.json()["vectors"] == 1
@@ -96,7 +99,8 @@ def test_bad_requests_get_a_fitting_status_and_a_message(
 
 
 def test_not_json_and_too_large_bodies(client: TestClient) -> None:
-    r = client.post(f"{U}/recall", content=b"{oops", headers=AUTH)
+    as_json = {**AUTH, "content-type": "application/json"}
+    r = client.post(f"{U}/recall", content=b"{oops", headers=as_json)
     assert r.status_code == 400 and "not JSON" in r.json()["error"]
     r = client.post(f"{U}/recall", content=b"x" * 5000, headers=AUTH)
     assert r.status_code == 413 and "4096 bytes" in r.json()["error"]
@@ -105,7 +109,7 @@ def test_not_json_and_too_large_bodies(client: TestClient) -> None:
         for _ in range(10):
             yield b"y" * 1000
 
-    r = client.post(f"{U}/import", content=chunks(), headers=AUTH)
+    r = client.post(f"{U}/import", content=chunks(), headers=JSONL)
     assert r.status_code == 413
 
 
@@ -123,10 +127,10 @@ def test_keys_are_required_and_checked(client: TestClient) -> None:
 
 
 def test_no_keys_means_loopback_clients_only(mem: recall.Memory) -> None:
-    with TestClient(build_app(mem), client=("203.0.113.9", 40000)) as remote:
+    with TestClient(build_app(mem), client=("203.0.113.9", 40000), base_url=LOCAL) as remote:
         r = remote.post(f"{U}/recall", json={"query": "x"})
         assert r.status_code == 403 and "loopback clients only" in r.json()["error"]
-    with TestClient(build_app(mem), client=("127.0.0.1", 40000)) as local:
+    with TestClient(build_app(mem), client=("127.0.0.1", 40000), base_url=LOCAL) as local:
         assert local.post(f"{U}/recall", json={"query": "x"}).json()["hits"] == []
 
 

@@ -4,7 +4,10 @@ over stdio for a host that starts the server itself.
 HTTP: ``/v1/...`` (REST), ``/mcp`` (MCP, stateless, JSON answers: any replica can take
 any request), ``/openapi.json`` and ``/healthz``; every request passes the
 :class:`~recall.server.gate.Gate` first. The models load in the lifespan, before uvicorn
-opens the port, so the first call is as fast as the next.
+opens the port, so the first call is as fast as the next. Every connection is bounded:
+its headers by ``header_timeout_s`` (:mod:`.conn`), its body by ``body_timeout_s`` (the
+Gate), its idle time between requests by ``keep_alive_s``, and the server's connections
+and requests in flight by ``max_connections`` (HTTP 503 past it).
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ import logging
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -26,15 +30,17 @@ from ..errors import ConfigError
 from ..settings import ServerSettings
 from .aio import AsyncMemory
 from .auth import ApiKeys, is_loopback
+from .conn import bounded_protocol
 from .gate import Gate
 from .mcp import build_mcp
 from .openapi import openapi_document
-from .rest import ENDPOINTS, RestApi
+from .rest import ENDPOINTS, EXCEPTION_HANDLERS, RestApi
+from .stdio import run_stdio
 
 if TYPE_CHECKING:
     from ..memory import Memory
 
-__all__ = ["build_app", "serve_http", "serve_stdio"]
+__all__ = ["build_app", "serve_http", "serve_stdio", "uvicorn_options"]
 
 _PUBLIC = {"/openapi.json", *(e.path for e in ENDPOINTS if e.public)}
 
@@ -48,14 +54,19 @@ def build_app(
 ) -> Starlette:
     """The ASGI app serving ``memory``: REST, MCP at ``/mcp``, the OpenAPI document."""
     conf = settings or memory.settings.server
-    amem = AsyncMemory(memory, timeout_s=conf.request_timeout_s)
+    amem = AsyncMemory(
+        memory, timeout_s=conf.request_timeout_s, tenant_slots=conf.tenant_concurrency
+    )
     mcp = build_mcp(amem, default_user=default_user, keys=keys)
     mcp_app = mcp.streamable_http_app(
         streamable_http_path="/mcp",
         stateless_http=True,
         json_response=True,
         max_request_body_size=conf.max_body_bytes,
-        host=conf.host,  # a loopback host turns on the SDK's DNS-rebinding guard
+        # The Gate checks Host and Origin for every route, /mcp included, by the rules the
+        # operator configured; the SDK's own guard would refuse the hosts they allowed.
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        host=conf.host,
     )
 
     async def openapi(_request: Request) -> Response:
@@ -73,8 +84,13 @@ def build_app(
         async with mcp.session_manager.run():
             yield
 
-    gate = Middleware(Gate, keys=keys, max_body_bytes=conf.max_body_bytes, public=_PUBLIC)
-    return Starlette(routes=routes, middleware=[gate], lifespan=lifespan)
+    gate = Middleware(Gate, keys=keys, settings=conf, public=_PUBLIC)
+    return Starlette(
+        routes=routes,
+        middleware=[gate],
+        lifespan=lifespan,
+        exception_handlers=EXCEPTION_HANDLERS,  # 404 and 405 as JSON too
+    )
 
 
 def _log_warnings_only() -> None:
@@ -107,14 +123,21 @@ def serve_http(memory: Memory, *, default_user: str | None = None) -> None:
         f"OpenAPI at /openapi.json; {len(keys) if keys else 'no'} API keys)",
         file=sys.stderr,
     )
-    uvicorn.run(
-        app,
-        host=conf.host,
-        port=conf.port,
-        log_level="warning",
-        timeout_keep_alive=5,
-        timeout_graceful_shutdown=int(conf.request_timeout_s),
-    )
+    uvicorn.run(app, **uvicorn_options(conf))
+
+
+def uvicorn_options(conf: ServerSettings) -> dict[str, Any]:
+    """The ``uvicorn.run`` / ``uvicorn.Config`` options that bound every connection."""
+    return {
+        "host": conf.host,
+        "port": conf.port,
+        "log_level": "warning",
+        "http": bounded_protocol(conf.header_timeout_s, conf.max_header_bytes),
+        "h11_max_incomplete_event_size": conf.max_header_bytes,
+        "timeout_keep_alive": conf.keep_alive_s,
+        "limit_concurrency": conf.max_connections,
+        "timeout_graceful_shutdown": int(conf.request_timeout_s),
+    }
 
 
 def serve_stdio(memory: Memory, *, default_user: str | None = None) -> None:
@@ -130,6 +153,6 @@ def serve_stdio(memory: Memory, *, default_user: str | None = None) -> None:
         amem = AsyncMemory(memory, timeout_s=memory.settings.server.request_timeout_s)
         await amem.warm_up()
         print("recall serve: MCP over stdio, models loaded", file=sys.stderr)
-        await build_mcp(amem, default_user=default_user).run_stdio_async()
+        await run_stdio(build_mcp(amem, default_user=default_user))  # answers bad lines
 
     anyio.run(main)

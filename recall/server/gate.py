@@ -1,39 +1,192 @@
-"""The HTTP front door: who may call, and how large a request may be.
+"""The HTTP front door: who may call, from where, with what, and how large and how slow.
 
 An ASGI middleware in front of both the REST routes and the MCP endpoint, so neither can
-be reached around it. With API keys, every non-public path needs a known key (401 before
-any work); without keys, only loopback clients get in (403), whatever address the server
-was bound to. A body over ``max_body_bytes`` answers 413, by its ``Content-Length`` or,
-when streamed, as soon as it passes the limit.
+be reached around it. In order, before any route runs:
+
+1. **Host** (421): the ``Host`` header must name this server: ``localhost``, a loopback
+   address, the bound address, the address the connection arrived on, or one of
+   ``RECALL_SERVER_ALLOWED_HOSTS``. A DNS-rebinding page reaches a loopback server under
+   its own name (``Host: evil.example``), so this is what keeps it out.
+2. **Origin** (403): a browser request carries ``Origin``; only a loopback page, the
+   server's own origin or one of ``RECALL_SERVER_ALLOWED_ORIGINS`` gets in. No Origin (a
+   script, curl, an agent host) passes.
+3. **Who** (401/403): with API keys, every non-public path needs a known key; without,
+   only loopback clients get in, whatever address the server was bound to.
+4. **What** (415): a write under ``/v1`` must say its body is JSON (JSONL for an import).
+   A cross-site page can send ``text/plain`` or a form without asking the server first;
+   it cannot send ``application/json`` without a CORS preflight, which this server never
+   grants.
+5. **How large, how slow** (413, 408): the body is read here in full, by its
+   ``Content-Length`` or as it streams, up to ``max_body_bytes`` and within
+   ``body_timeout_s``; the route then gets it at once, so no handler waits on a slow client.
+
+``GET /mcp`` answers 405: the MCP endpoint is stateless and answers in JSON, so it never
+has anything to push on a standalone stream, and an idle stream would hold a connection.
+Every refusal is ``{"error", "status"}`` JSON naming the setting that would let it in.
 """
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from collections.abc import Collection
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
+import anyio
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..settings import ServerSettings
 from .auth import ApiKeys, is_loopback, key_from_headers
-from .errors import ForbiddenError, TooLargeError
+from .errors import (
+    BodyTimeoutError,
+    ForbiddenError,
+    HostError,
+    MediaTypeError,
+    OriginError,
+    TooLargeError,
+)
 from .rest import error_response
 
-__all__ = ["Gate"]
+__all__ = ["Gate", "Doors"]
+
+_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_JSON = frozenset({"application/json"})
+# An import body is a JSONL export; JSON is accepted too, a form or plain text never.
+_JSONL = frozenset({"application/json", "application/x-ndjson", "application/jsonl"})
+_IMPORT = re.compile(r"^/v1/users/[^/]+/import$")
+_MCP = "/mcp"
+
+
+def _split_host(netloc: str) -> tuple[str, str | None]:
+    """``("example.com", "8080")`` from ``example.com:8080``; IPv6 brackets dropped."""
+    netloc = netloc.strip().lower()
+    if netloc.startswith("["):
+        host, _, rest = netloc[1:].partition("]")
+        return host, rest[1:] if rest.startswith(":") else None
+    host, sep, port = netloc.rpartition(":")
+    if sep and port.isdigit() and ":" not in host:
+        return host, port
+    return netloc, None
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def _items(value: str | None) -> list[str]:
+    return [item.strip().lower().rstrip("/") for item in (value or "").split(",") if item.strip()]
+
+
+@dataclass(frozen=True)
+class Doors:
+    """The Host and Origin rules of one server (see the module docs)."""
+
+    #: Host names (no port) answered besides loopback and the connection's own address.
+    hosts: frozenset[str]
+    #: ``host:port`` values answered exactly.
+    host_ports: frozenset[str]
+    any_host: bool
+    #: Origins (``scheme://host[:port]``) answered exactly.
+    origins: frozenset[str]
+    #: ``scheme://host`` of the ``scheme://host:*`` entries: any port.
+    origin_prefixes: frozenset[str]
+    any_origin: bool
+
+    @classmethod
+    def from_settings(cls, conf: ServerSettings) -> Doors:
+        """The rules of ``conf``: its bound address and its allowed hosts and origins."""
+        hosts: set[str] = set()
+        host_ports: set[str] = set()
+        bound, _ = _split_host(conf.host)
+        if bound not in ("0.0.0.0", "::", ""):  # a wildcard bind names no host
+            hosts.add(bound)
+        extra_hosts = _items(conf.allowed_hosts)
+        for item in extra_hosts:
+            host, port = _split_host(item)
+            (host_ports if port else hosts).add(f"{host}:{port}" if port else host)
+        origins: set[str] = set()
+        prefixes: set[str] = set()
+        extra_origins = _items(conf.allowed_origins)
+        for item in extra_origins:
+            if item.endswith(":*"):
+                prefixes.add(item[:-2])
+            else:
+                origins.add(item)
+        return cls(
+            hosts=frozenset(hosts),
+            host_ports=frozenset(host_ports),
+            any_host="*" in extra_hosts,
+            origins=frozenset(origins),
+            origin_prefixes=frozenset(prefixes),
+            any_origin="*" in extra_origins,
+        )
+
+    def check_host(self, host_header: str | None, scope: Scope) -> None:
+        """Pass when ``Host`` names this server; ``HostError`` (421) when it does not."""
+        if self.any_host:
+            return
+        if not host_header:
+            raise HostError("send a Host header naming this server")
+        host, port = _split_host(host_header)
+        if is_loopback(host) or host in self.hosts or f"{host}:{port}" in self.host_ports:
+            return
+        # The address the client connected to is this server by definition; a rebinding
+        # page cannot make a browser send an IP literal other than its own name.
+        server = scope.get("server")
+        if server and _is_ip(host) and host == _split_host(str(server[0]))[0]:
+            return
+        raise HostError(
+            f"this server does not answer to Host {host_header!r}: call it as localhost or "
+            "by its address, or add the name to RECALL_SERVER_ALLOWED_HOSTS "
+            "(comma-separated, '*': any)"
+        )
+
+    def check_origin(self, origin: str | None, host_header: str | None) -> None:
+        """Pass a request with no ``Origin``, a loopback page's, the server's own or an
+        allowed one; ``OriginError`` (403) for any other web page."""
+        if origin is None or self.any_origin:
+            return
+        value = origin.strip().lower().rstrip("/")
+        parts = urlsplit(value)
+        if parts.scheme in ("http", "https") and parts.hostname is not None:
+            if is_loopback(parts.hostname):  # a local page: a local process can call anyway
+                return
+            if host_header and parts.netloc == host_header.strip().lower():
+                return  # the server's own origin
+            if value in self.origins:
+                return
+            if f"{parts.scheme}://{parts.hostname}" in self.origin_prefixes:
+                return
+        raise OriginError(
+            f"requests from web pages of origin {origin!r} are refused: a browser page "
+            "must not reach this memory; add the origin to RECALL_SERVER_ALLOWED_ORIGINS "
+            "(comma-separated, 'http://host:*' for any port, '*': any) to allow it"
+        )
 
 
 class Gate:
-    """Authentication, the loopback rule and the body limit, before any route."""
+    """Host and Origin rules, authentication, the loopback rule, the content type, and the
+    body's size and time limits, before any route."""
 
     def __init__(
         self,
         app: ASGIApp,
         *,
         keys: ApiKeys | None,
-        max_body_bytes: int,
+        settings: ServerSettings,
         public: Collection[str] = (),
     ) -> None:
         self.app = app
         self.keys = keys
-        self.max_body_bytes = max_body_bytes
+        self.doors = Doors.from_settings(settings)
+        self.max_body_bytes = settings.max_body_bytes
+        self.body_timeout_s = settings.body_timeout_s
         self.public = frozenset(public)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -46,9 +199,26 @@ class Gate:
         except Exception as exc:
             await error_response(exc)(scope, receive, send)
             return
-        await self._limited(scope, receive, send)
+        if scope["method"] == "GET" and scope["path"] == _MCP:
+            await _no_stream(scope, receive, send)
+            return
+        try:
+            body = await self._read_body(receive)
+        except (TooLargeError, BodyTimeoutError) as exc:
+            # The rest of the body may still be on the wire: close rather than parse it as
+            # the next request.
+            answer = error_response(exc)
+            answer.headers["connection"] = "close"
+            await answer(scope, receive, send)
+            return
+        if body is None:  # the client went away before its body was in
+            return
+        await self.app(scope, _replay(body, receive), send)
 
     def _admit(self, scope: Scope, headers: dict[str, str]) -> None:
+        host = headers.get("host")
+        self.doors.check_host(host, scope)
+        self.doors.check_origin(headers.get("origin"), host)
         if scope["path"] not in self.public:
             if self.keys is None:
                 client = scope.get("client")
@@ -62,6 +232,26 @@ class Gate:
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
             raise TooLargeError(self._too_large())
+        self._check_media_type(scope, headers)
+
+    @staticmethod
+    def _check_media_type(scope: Scope, headers: dict[str, str]) -> None:
+        method, path = scope["method"], scope["path"]
+        if method not in _WRITES or not path.startswith("/v1/"):
+            return
+        has_body = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
+        if method == "DELETE" and not has_body:
+            return
+        raw = headers.get("content-type")
+        media = (raw or "").split(";", 1)[0].strip().lower()
+        accepted = _JSONL if _IMPORT.match(path) else _JSON
+        if media not in accepted:
+            wanted = " or ".join(f"'Content-Type: {m}'" for m in sorted(accepted))
+            got = f"{raw!r}" if raw else "no Content-Type"
+            raise MediaTypeError(
+                f"{method} {path} takes a JSON body: send {wanted} (got {got}); a form or "
+                "text/plain write is refused so that no web page can write here"
+            )
 
     def _too_large(self) -> str:
         return (
@@ -69,27 +259,50 @@ class Gate:
             "(RECALL_SERVER_MAX_BODY_BYTES); send less per request"
         )
 
-    async def _limited(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _read_body(self, receive: Receive) -> bytes | None:
+        """The whole body, within the size and time limits; None when the client left."""
+        chunks: list[bytes] = []
         seen = 0
-        started = False
-
-        async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
+        with anyio.move_on_after(self.body_timeout_s):
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return None
+                chunk = message.get("body", b"")
+                seen += len(chunk)
                 if seen > self.max_body_bytes:
                     raise TooLargeError(self._too_large())
-            return message
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    return b"".join(chunks)
+        raise BodyTimeoutError(
+            f"the request body did not arrive within {self.body_timeout_s:g} s "
+            f"(RECALL_SERVER_BODY_TIMEOUT_S; {seen} bytes came); send it at once"
+        )
 
-        async def watched(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
 
-        try:
-            await self.app(scope, counted, watched)
-        except TooLargeError as exc:
-            if started:
-                raise
-            await error_response(exc)(scope, receive, send)
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the route the whole body, then waits on the client as the
+    original does (a disconnect)."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
+async def _no_stream(scope: Scope, receive: Receive, send: Send) -> None:
+    # The MCP spec's answer for a server that offers no standalone SSE stream.
+    body = {
+        "error": "this MCP endpoint is stateless and answers each POST in JSON; it opens no "
+        "GET stream",
+        "status": 405,
+    }
+    await JSONResponse(body, status_code=405, headers={"allow": "POST, DELETE"})(
+        scope, receive, send
+    )

@@ -1,11 +1,16 @@
 """The MCP server: recall's tools for any agent host (Claude Desktop, Cursor, the Agents SDK).
 
 Built on the official SDK's ``MCPServer``. Five tools, each described so that the model
-knows when to call it, each taking ``user_id`` (optional when the server was started for
-one user with ``--user``); two read-only resources for operators, ``recall://stats`` and
-``recall://check``. Over HTTP the API key's tenant is checked on every call (a tool answers
-an error the model can read; a resource read by a non-operator key is refused); over stdio
-the host that started the process is trusted.
+knows when to call it, each taking ``user_id``; two read-only resources for operators,
+``recall://stats`` and ``recall://check``, with no filesystem path in them. Over HTTP the
+API key's tenant is checked on every call (a tool answers an error the model can read; a
+resource read by a non-operator key is refused); over stdio the host that started the
+process is trusted.
+
+A server started for one user (``--user u1``, ``default_user``) serves that user only: the
+tools act on it when ``user_id`` is left out and refuse any other (a model talked into
+``user_id="victim"`` gets a tool error, not victim's memory), and the resources count that
+user alone.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from .aio import AsyncMemory
 from .auth import ApiKeys, key_from_headers
 from .schemas import DeletedResponse, RecallResponse, RelevantResponse, RememberBody
 
-__all__ = ["build_mcp", "index_check"]
+__all__ = ["build_mcp", "folder_stats", "index_check"]
 
 _T = TypeVar("_T")
 _ARGS = DeepRecallArgs.model_fields
@@ -65,16 +70,38 @@ _LONG_TERM = (
     "Read the user's long-term article: Bedrock (stable facts), Evolutionary (how things "
     "changed), Dynamic (the current state). Leave version out for the newest."
 )
-_USER = "Whose memory. A server started with --user fills it in when left out."
+_USER = "Whose memory. A server started with --user serves that user only: leave it out there."
 
 _UserId = Annotated[str | None, Field(None, description=_USER)]
 
 
-def index_check(memory: Memory) -> dict[str, Any]:
-    """Per user: records, store version, the version the vector index reflects, lagging."""
+def folder_stats(memory: Memory, only: str | None = None) -> dict[str, Any]:
+    """:meth:`recall.Memory.stats` without the folder's path (a tenant has no business with
+    the server's filesystem); ``only``: the figures of that user alone."""
+    if only is None:
+        stats = memory.stats()
+        stats.pop("path", None)
+        return stats
+    counts = memory.store.counts().get(only, {})
+    held = only in memory.store.users()
+    return {
+        "spec": memory.spec.name,
+        "fingerprint": memory.spec.fingerprint,
+        "users": int(held),
+        "records": sum(counts.values()),
+        "kinds": {kind: counts[kind] for kind in sorted(counts)},
+        "lagging_users": int(held and bool(memory.sync.lag(only))),
+    }
+
+
+def index_check(memory: Memory, only: str | None = None) -> dict[str, Any]:
+    """Per user: records, store version, the version the vector index reflects, lagging
+    (``only``: that user alone, when it holds memory)."""
     counts = memory.store.counts()
     users = []
     for uid in memory.store.users():
+        if only is not None and uid != only:
+            continue
         version = memory.store.version(uid)
         indexed = memory.store.index_version(memory.sync.key, uid)
         users.append(
@@ -107,6 +134,12 @@ class _Tools:
                 self.keys.check(key_from_headers(ctx.headers), uid)
         except RecallError as exc:
             raise ToolError(str(exc)) from exc
+        if self.default_user is not None and uid != self.default_user:
+            # A pin, not a default: a model talked into naming another user gets nothing.
+            raise ToolError(
+                f"this server serves user {self.default_user!r} only (started with --user "
+                f"{self.default_user}); user_id {uid!r} is refused: leave user_id out"
+            )
         return uid
 
     @staticmethod
@@ -175,11 +208,11 @@ class _Tools:
 
     async def stats(self) -> str:
         """Users, records per kind, index state of the served folder (operators)."""
-        return json.dumps(await self.amem.stats())
+        return json.dumps(await self.amem.run(folder_stats, self.amem.memory, self.default_user))
 
     async def check(self) -> str:
         """Per user: records, store version, indexed version, lagging (operators)."""
-        return json.dumps(await self.amem.run(index_check, self.amem.memory))
+        return json.dumps(await self.amem.run(index_check, self.amem.memory, self.default_user))
 
     async def operators_only(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext

@@ -39,3 +39,44 @@ class ServerSettings(_Group):
     request_timeout_s: float = Field(
         60.0, gt=0, description="A request still running after this answers HTTP 504."
     )
+    allowed_hosts: str | None = Field(
+        None,
+        description="Host header values answered besides localhost, 127.0.0.1, [::1], the "
+        "bound address and the server's own IP, comma-separated ('*': any). A guard against "
+        "DNS rebinding: any other Host answers HTTP 421.",
+    )
+    allowed_origins: str | None = Field(
+        None,
+        description="Browser origins answered besides the server's own, comma-separated, e.g. "
+        "'https://app.example,http://localhost:*' ('*': any); any other Origin answers HTTP 403.",
+    )
+    header_timeout_s: float = Field(
+        10.0,
+        gt=0,
+        description="A connection that has not sent a request's full headers within this "
+        "is closed (HTTP 408).",
+    )
+    max_header_bytes: int = Field(
+        64 * 1024,
+        ge=1024,
+        description="Largest request line and headers accepted; past it the connection is "
+        "answered HTTP 400 and closed.",
+    )
+    body_timeout_s: float = Field(
+        30.0, gt=0, description="A request body not fully received within this answers HTTP 408."
+    )
+    keep_alive_s: float = Field(
+        5.0, gt=0, description="An idle keep-alive connection is closed after this."
+    )
+    max_connections: int = Field(
+        256,
+        ge=1,
+        description="Open connections (and requests in flight) at most; past it a new request "
+        "answers HTTP 503.",
+    )
+    tenant_concurrency: int = Field(
+        2,
+        ge=0,
+        description="Memory calls one tenant (a user-id prefix 'T:', else one user) runs at "
+        "once; more queue behind their own tenant (0: no per-tenant limit).",
+    )
