@@ -48,12 +48,14 @@ def test_bad_store_urls_are_clear_errors(tmp_path: Path, pg_server: object) -> N
     with pytest.raises(ConfigError, match="postgresql://"):
         recall.open(tmp_path / "m", store_url="mysql://localhost/x")
     gone = pg_server.url.rsplit("/", 1)[0] + "/no_such_db"  # type: ignore[attr-defined]
-    with pytest.raises(StoreError, match="no_such_db"):
+    # A tenant may read a store error: it says why, not which database (the log does).
+    with pytest.raises(StoreError, match="database not found") as err:
         recall.open(tmp_path / "m", store_url=gone)
+    assert "no_such_db" not in str(err.value)
     secret = "postgresql://u:hunter2@127.0.0.1:1/x"
     with pytest.raises(StoreError) as err:
         recall.open(tmp_path / "m", store_url=secret)
-    assert "hunter2" not in str(err.value) and "***" in str(err.value)
+    assert "hunter2" not in str(err.value) and "connection refused" in str(err.value)
 
 
 words = ["cache", "redis", "dog", "北京", "旅行", "deploy", "march", "password"]

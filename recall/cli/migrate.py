@@ -37,8 +37,8 @@ def migrate(source: str, target: str, quiet: bool) -> None:
     where they are (the folder's chroma/ or the Chroma server): open the copy with the same
     vector store, and `recall check` confirms the two agree.
     """
+    from ..settings.redact import redact
     from ..store.migrate import copy_store
-    from ..store.pg import redact_url
 
     if source == target:
         raise click.UsageError("--from and --to name the same store")
@@ -58,7 +58,7 @@ def migrate(source: str, target: str, quiet: bool) -> None:
         click.echo("", err=True)
     click.echo(
         f"copied {report.copied_users} users ({report.skipped_users} already there), "
-        f"{report.records} records, from {redact_url(source)} to {redact_url(target)}; "
+        f"{report.records} records, from {redact(source)} to {redact(target)}; "
         + ("every user verified" if report.ok else f"MISMATCH for {report.mismatched[:5]}")
     )
     if not report.ok:

@@ -7,6 +7,7 @@ import json
 import click
 
 from ..settings import Settings, reference
+from ..settings.redact import shown_setting
 from .app import main
 
 __all__ = ["markdown_reference", "settings_command"]
@@ -42,7 +43,8 @@ def markdown_reference() -> str:
 def settings_command(as_json: bool, markdown: bool) -> None:
     """List every setting: name, environment variable, default and meaning.
 
-    With --json, the values in effect here (environment included) are printed too.
+    With --json, the values in effect here (environment included) are printed too. API
+    keys print as *** once set; a URL's password is masked.
     """
     if markdown:
         click.echo(markdown_reference(), nl=False)
@@ -51,7 +53,7 @@ def settings_command(as_json: bool, markdown: bool) -> None:
     rows = []
     for name, env, default, description in reference():
         group, field = name.split(".", 1)
-        value = getattr(getattr(current, group), field)
+        value = shown_setting(name, getattr(getattr(current, group), field))
         rows.append(
             {
                 "name": name,

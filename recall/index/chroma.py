@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from ..errors import ConfigError, StoreError, chroma_errors
+from ..settings.redact import redact, scrub
 
 __all__ = ["chroma_client", "release_client"]
 
@@ -28,10 +29,11 @@ def chroma_client(path: Path | None, url: str | None, timeout_s: float) -> Any:
         with chroma_errors(f"opening the embedded Chroma store in {path}"):
             return chromadb.PersistentClient(path=str(path), settings=settings)
     parsed = urlparse(url)
+    shown = redact(url)  # a token or password in the URL is never printed
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise ConfigError(f"chroma_url {url!r} must look like http://127.0.0.1:8000")
+        raise ConfigError(f"chroma_url {shown!r} must look like http://127.0.0.1:8000")
     hint = (
-        f"Is the Chroma server at {url} running? Start one with `make chroma-server`, "
+        f"Is the Chroma server at {shown} running? Start one with `make chroma-server`, "
         "or unset RECALL_CHROMA_URL to use the embedded store."
     )
     import httpx
@@ -42,7 +44,9 @@ def chroma_client(path: Path | None, url: str | None, timeout_s: float) -> Any:
     try:
         httpx.get(f"{url.rstrip('/')}/api/v2/heartbeat", timeout=timeout_s).raise_for_status()
     except httpx.HTTPError as exc:
-        raise StoreError(f"cannot reach the Chroma server at {url}: {exc!r}. {hint}") from exc
+        raise StoreError(
+            f"cannot reach the Chroma server at {shown}: {scrub(repr(exc), url)}. {hint}"
+        ) from exc
     try:
         client = chromadb.HttpClient(
             host=parsed.hostname,
@@ -51,7 +55,9 @@ def chroma_client(path: Path | None, url: str | None, timeout_s: float) -> Any:
             settings=settings,
         )
     except Exception as exc:
-        raise StoreError(f"cannot reach the Chroma server at {url}: {exc}. {hint}") from exc
+        raise StoreError(
+            f"cannot reach the Chroma server at {shown}: {scrub(str(exc), url)}. {hint}"
+        ) from exc
     # chromadb's HTTP client waits forever by default; a memory layer must fail fast.
     session = getattr(getattr(client, "_server", None), "_session", None)
     if session is not None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import IndexStaleError, StoreError
 from ..settings import Settings
+from ..settings.redact import redact
 from ..store import Store
 from .spec import SPEC_DIR, IndexSpec, load_spec
 from .vector import VectorIndex, chroma_client
@@ -53,7 +54,9 @@ def vector_index(settings: Settings, spec: IndexSpec, partitions: int) -> Vector
     """The vector index of ``spec`` in the memory folder (or on the Chroma server)."""
     path = Path(settings.storage.path)
     url = settings.storage.chroma_url
-    where = f"the Chroma server at {url}" if url else f"the embedded store in {path / 'chroma'}"
+    where = (
+        f"the Chroma server at {redact(url)}" if url else f"the embedded store in {path / 'chroma'}"
+    )
 
     def connect() -> Any:
         return chroma_client(path / "chroma", url, settings.storage.chroma_timeout_s)

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ..errors import ConfigError
+from .redact import shown_setting
 
 __all__ = ["env_name"]
 
@@ -42,10 +43,11 @@ def _config_error(
     for err in exc.errors():
         field = str(err["loc"][0]) if err["loc"] else ""
         var = env_name(group, field) if field else f"settings.{group.group}"
+        name = f"{group.group}.{field}"  # a secret's value is never quoted back
         if field and field not in given and var in os.environ:
-            where = f"{var}={os.environ[var]!r} (environment)"
+            where = f"{var}={shown_setting(name, os.environ[var])!r} (environment)"
         elif field:
-            where = f"{field}={given.get(field)!r} ({var})"
+            where = f"{field}={shown_setting(name, given.get(field))!r} ({var})"
         else:
             where = f"settings.{group.group}"
         problems.append(f"{where}: {err['msg']}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..settings.redact import redact
 from .sqlite import SQLiteStore
 
 __all__ = ["STORE_FILE", "open_store"]
@@ -19,7 +20,8 @@ def open_store(folder: Path, store_url: str | None, *, timeout_s: float = 10.0) 
         return SQLiteStore(Path(folder) / STORE_FILE)
     if not store_url.startswith(("postgresql://", "postgres://")):
         raise ConfigError(
-            f"store_url must be a postgresql://user@host:port/database URL, got {store_url!r}; "
+            "store_url must be a postgresql://user@host:port/database URL, got "
+            f"{redact(store_url)!r}; "
             "unset it to use the folder's SQLite file"
         )
     from .pg import PostgresStore

@@ -31,14 +31,15 @@ from contextlib import ExitStack, contextmanager, suppress
 from datetime import datetime
 from typing import Any
 
-from ..errors import StoreError
-from .pg_sql import Adapter, ddl, redact_url, row_factory, to_postgres
+from ..errors import ConfigError, StoreError
+from ..settings.redact import redact, scrub
+from .pg_sql import Adapter, ddl, log, row_factory, store_error, to_postgres
 from .schema import MIGRATIONS, Migration
 from .sqlite import SQLiteStore
 from .transaction import SQLiteTransaction
 from .users import purge_rows
 
-__all__ = ["PostgresStore", "redact_url", "to_postgres"]
+__all__ = ["PostgresStore", "to_postgres"]
 
 # Every write transaction of every process takes this lock (see the module docs).
 _WRITE_LOCK = 0x7265_6361  # "reca"
@@ -67,13 +68,15 @@ class PostgresStore(SQLiteStore):
 
     def __init__(self, url: str, *, connect_timeout: float = 10.0) -> None:
         self.url = url
-        self.where = redact_url(url)
+        #: The server for the operator's log lines, the password masked; never in an error
+        #: (a tenant of a shared server would read it).
+        self.where = redact(url)
         self.path = None  # type: ignore[assignment]  # no file: the database is the store
         self._timeout = connect_timeout
         self._lock = threading.RLock()
         self._claimed: set[str] = set()  # jobs whose advisory lock this session holds
         self._conn = self._connect()
-        self._db = Adapter(self._conn, self.where)  # type: ignore[assignment]
+        self._db = Adapter(self._conn, url)  # type: ignore[assignment]
         try:
             self._migrate()
         except BaseException:
@@ -94,18 +97,21 @@ class PostgresStore(SQLiteStore):
                 connect_timeout=max(1, int(self._timeout)),
                 row_factory=row_factory,
             )
-        except psycopg.Error as exc:
-            raise StoreError(
-                f"cannot connect to the PostgreSQL store at {self.where}: {exc}. Is the "
-                "server running, and does the database exist (createdb NAME)?"
+        except psycopg.ProgrammingError as exc:  # libpq could not parse the URL
+            why = scrub(str(exc).strip(), self.url)
+            raise ConfigError(
+                f"RECALL_STORE_URL is not a valid PostgreSQL URL ({why}); write "
+                "postgresql://user@host:port/database"
             ) from exc
+        except psycopg.Error as exc:
+            raise store_error(self.url, exc, "connecting") from exc
 
     def _alive(self) -> None:
         """Reconnect once after a lost connection (a server restart): reads then go on."""
         if self._conn.closed or self._conn.broken:
             self._claimed.clear()  # the session's locks went with it
             self._conn = self._connect()
-            self._db = Adapter(self._conn, self.where)  # type: ignore[assignment]
+            self._db = Adapter(self._conn, self.url)  # type: ignore[assignment]
 
     def _migrate(self, migrations: Sequence[Migration] = MIGRATIONS) -> None:
         with self._write() as db:  # the advisory lock: one process migrates at a time
@@ -113,9 +119,10 @@ class PostgresStore(SQLiteStore):
             row = db.execute("SELECT version FROM recall_schema").fetchone()
             found = int(row[0]) if row else 0
             if found > len(migrations):
+                log.warning("recall: the PostgreSQL store at %s is newer than recall", self.where)
                 raise StoreError(
-                    f"the PostgreSQL store at {self.where} has schema version {found}, newer "
-                    f"than this recall's {len(migrations)}: upgrade recall to use it"
+                    f"the PostgreSQL store has schema version {found}, newer than this "
+                    f"recall's {len(migrations)}: upgrade recall to use it"
                 )
             for m in migrations[found:]:
                 for sql in m.statements:
@@ -135,7 +142,7 @@ class PostgresStore(SQLiteStore):
                 with self._begin():
                     yield self._db
             except psycopg.Error as exc:
-                raise StoreError(f"PostgreSQL failed at {self.where}: {exc}") from exc
+                raise store_error(self.url, exc, "writing") from exc
 
     def _begin(self) -> ExitStack:
         """BEGIN and take the write lock, on a new connection if the old one was lost.

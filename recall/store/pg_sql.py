@@ -4,31 +4,30 @@
 adapter here turns ``?`` placeholders into psycopg's ``%s``, SQLite's ``INSERT OR
 REPLACE`` into ``INSERT ... ON CONFLICT DO UPDATE`` and psycopg's errors into
 :class:`~recall.errors.StoreError`, and gives rows the ``sqlite3.Row`` access by name.
+
+A store error may reach any tenant of a shared server (a REST 503, an MCP tool error), so
+:func:`store_error` names neither the host nor the user nor the database, and never the
+password: "the PostgreSQL store is unavailable (connection refused)". The operator's log
+line says where, with the URL's password masked (:func:`recall.settings.redact.redact`).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import StoreError
+from ..settings.redact import redact, scrub
 
-__all__ = ["Adapter", "ddl", "redact_url", "row_factory", "to_postgres"]
+__all__ = ["Adapter", "ddl", "row_factory", "store_error", "to_postgres"]
+
+log = logging.getLogger("recall.store.pg")
 
 # INSERT OR REPLACE -> upsert: the conflict target of each table written that way.
 _KEYS = {"records": ("user_id", "id"), "index_state": ("index_key", "user_id"), "meta": ("key",)}
 _UPSERT = re.compile(r"INSERT OR REPLACE INTO (\w+)\s*\(([^)]*)\)\s*VALUES\s*\(([^)]*)\)", re.S)
-
-
-def redact_url(url: str) -> str:
-    """``url`` with its password hidden, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def to_postgres(sql: str) -> str:
@@ -79,21 +78,59 @@ def row_factory(cursor: Any) -> Any:
     return make
 
 
-def _failed(where: str, exc: Exception) -> StoreError:
+# libpq's words for why a connection failed or broke -> what a tenant may be told.
+_REASONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("connection refused",), "connection refused"),
+    (("timeout", "timed out"), "connection timed out"),
+    (("could not translate host", "name or service not known", "nodename nor servname",
+      "temporary failure in name resolution"), "host name not resolved"),
+    (("starting up", "shutting down", "recovery mode"), "server starting or stopping"),
+    (("too many connections", "connection slots"), "too many connections"),
+    (("authentication", "no password supplied", "role"), "authentication failed"),
+    (("database",), "database not found"),
+    (("terminat", "closed", "lost", "consuming input", "ssl syscall", "eof"),
+     "connection lost"),
+)  # fmt: skip
+
+
+def unavailable_reason(exc: BaseException) -> str:
+    """A few words on why the server cannot be used, naming no host, user or database."""
+    text = str(exc).lower()
+    for words, reason in _REASONS:
+        if any(w in text for w in words):
+            return reason
+    return "connection failed"
+
+
+def store_error(url: str, exc: BaseException, action: str) -> StoreError:
+    """The StoreError for psycopg's ``exc`` while ``action``, safe to show to any caller.
+
+    A connection that cannot be made or was lost says only that the store is unavailable
+    and why in a few words; any other error keeps PostgreSQL's first line, without the
+    password. Either way the operator's log (WARNING, ``recall.store.pg``) names the
+    server, its URL's password masked, and PostgreSQL's full message.
+    """
     import psycopg
 
-    hint = ""
-    if isinstance(exc, psycopg.OperationalError):
-        hint = " Is the PostgreSQL server running and reachable? The next call reconnects."
-    return StoreError(f"PostgreSQL failed at {where}: {str(exc).strip().rstrip('.')}.{hint}")
+    detail = scrub(str(exc).strip(), url)
+    log.warning(
+        "recall: the PostgreSQL store at %s failed while %s: %s", redact(url), action, detail
+    )
+    if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
+        return StoreError(
+            f"the PostgreSQL store is unavailable ({unavailable_reason(exc)}) while {action}; "
+            "check RECALL_STORE_URL and that the server is running (the next call reconnects)"
+        )
+    first = detail.splitlines()[0].rstrip(".") if detail else type(exc).__name__
+    return StoreError(f"PostgreSQL failed while {action}: {first}")
 
 
 class Adapter:
     """The part of ``sqlite3.Connection`` the store's queries use, over psycopg."""
 
-    def __init__(self, conn: Any, where: str) -> None:
+    def __init__(self, conn: Any, url: str) -> None:
         self.conn = conn
-        self.where = where
+        self.url = url  # for scrubbing its password out of errors; never shown
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         import psycopg
@@ -101,7 +138,7 @@ class Adapter:
         try:
             return self.conn.execute(to_postgres(sql), tuple(params))
         except psycopg.Error as exc:
-            raise _failed(self.where, exc) from exc
+            raise store_error(self.url, exc, "running a query") from exc
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         import psycopg
@@ -110,4 +147,4 @@ class Adapter:
             with self.conn.cursor() as cur:
                 cur.executemany(to_postgres(sql), [tuple(r) for r in rows])
         except psycopg.Error as exc:
-            raise _failed(self.where, exc) from exc
+            raise store_error(self.url, exc, "writing rows") from exc
