@@ -86,12 +86,14 @@ def reindex(
 @path_option
 @url_option
 def check(spec_name: str | None, as_json: bool, path: Path, chroma_url: str | None) -> None:
-    """Compare store and index per user; exit code 1 when something needs `recall reindex`."""
+    """Compare store and index per user; exit code 1 when something needs `recall reindex`
+    (indexing merely pending, which the next query catches up, is reported, exit code 0)."""
     from ..index.check import check as run_check
 
     settings, spec = settings_and_spec(path, chroma_url, spec_name)
     built, rows = run_check(settings, spec)
-    problems = [r for r in rows if not r.ok]
+    problems = [r for r in rows if r.status == "REINDEX"]
+    pending = [r for r in rows if r.status == "pending"]
     stale = built is not None and built != spec.fingerprint
     if as_json:
         out = {
@@ -99,16 +101,21 @@ def check(spec_name: str | None, as_json: bool, path: Path, chroma_url: str | No
             "fingerprint": spec.fingerprint,
             "built_with": built,
             "stale": stale,
-            "users": [{**dataclasses.asdict(r), "ok": r.ok} for r in rows],
+            "users": [{**dataclasses.asdict(r), "ok": r.ok, "status": r.status} for r in rows],
         }
         click.echo(json.dumps(out, ensure_ascii=False))
     else:
         _print_check(spec.name, spec.fingerprint, built, rows)
         if stale:
             click.echo("the index was built with another spec: run `recall reindex --spec ...`")
+        if pending:
+            click.echo(
+                f"{len(pending)} users pending indexing: their next query catches up "
+                "(or run `recall reindex` now)"
+            )
         if problems or stale:
             click.echo(f"{len(problems)} users need `recall reindex`")
-        else:
+        elif not pending:
             click.echo("all users in step")
     if problems or stale:
         raise SystemExit(1)
@@ -123,5 +130,5 @@ def _print_check(name: str, fingerprint: str, built: str | None, rows: Sequence[
     for r in rows:
         click.echo(
             f"{r.user_id[:24]:<24} {r.records:>8} {r.vectors:>8} {r.store_version:>8} "
-            f"{r.index_version:>8} {r.missing:>8} {r.orphans:>8}  {'ok' if r.ok else 'REINDEX'}"
+            f"{r.index_version:>8} {r.missing:>8} {r.orphans:>8}  {r.status}"
         )

@@ -1,9 +1,12 @@
 """``recall check``: compare the store and a spec's vectors, user by user.
 
 A user is in step when every record's vector is there with the record's content hash, no
-vector is left over, and the index's recorded version is the store's. Vectors changed
-behind recall's back (deleted through Chroma, a lost ``chroma/`` folder) are reported and
-the user is marked lagging, so that the next query of any process repairs them.
+vector is left over, and the index's recorded version is the store's. A user whose recorded
+version is behind is *pending* (every write indexes before it returns, so only a crash or a
+vector store outage leaves that; the next query catches up). Vectors changed behind
+recall's back (deleted through Chroma, a lost ``chroma/`` folder) while the index claims to
+be current are reported as needing a reindex, and the user is marked lagging, so that the
+next query of any process repairs them.
 """
 
 from __future__ import annotations
@@ -33,7 +36,21 @@ class CheckRow:
 
     @property
     def ok(self) -> bool:
+        """Every record's vector is there, none left over, and the versions agree."""
         return self.missing == 0 and self.orphans == 0 and self.store_version == self.index_version
+
+    @property
+    def pending(self) -> bool:
+        """Indexing is behind the store (a crash between the two commits, a vector store
+        outage): the user's next query, or ``recall reindex``, catches up. Not a fault."""
+        return self.index_version not in (self.store_version, -1)
+
+    @property
+    def status(self) -> str:
+        """``ok``, ``pending`` or ``REINDEX`` (vectors changed behind recall's back)."""
+        if self.ok:
+            return "ok"
+        return "pending" if self.pending else "REINDEX"
 
 
 def check(settings: Settings, spec: IndexSpec) -> tuple[str | None, list[CheckRow]]:

@@ -129,26 +129,39 @@ def bind_folder(
 
 
 def mark_missing_vectors(store: Store, vectors: VectorIndex, key: str) -> list[str]:
-    """Mark lagging the users of every bucket whose vector count disagrees with the store.
+    """Mark lagging the users whose vectors disagree with the store; returns them.
 
-    Returns the users marked. Their next query diffs content hashes and re-embeds what is
-    missing (the same idempotent catch-up as after a crash), so nothing is lost but time.
+    Per bucket collection, the vector count is compared with the records the store holds
+    for the bucket's users. A user whose indexing is merely *pending* (its recorded index
+    version behind the store's: a crash between the two commits, a vector store outage)
+    explains a shortfall by itself and is caught up by its next query anyway, so it is not
+    reported as a removal; in a bucket holding such users, the others are counted one by
+    one. Marked users' next query diffs content hashes and re-embeds what is missing (the
+    same idempotent catch-up as after a crash), so nothing is lost but time.
     """
-    expected: dict[int, int] = defaultdict(int)
-    members: dict[int, list[str]] = defaultdict(list)
+    members: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    pending: set[str] = set()
     for user_id, kinds in store.counts().items():
-        bucket = vectors.bucket(user_id)
-        expected[bucket] += sum(kinds.values())
-        members[bucket].append(user_id)
+        members[vectors.bucket(user_id)].append((user_id, sum(kinds.values())))
+        if store.index_version(key, user_id) != store.version(user_id):
+            pending.add(user_id)
     have = vectors.bucket_counts()
-    marked = [u for b, users in members.items() if have.get(b, 0) != expected[b] for u in users]
+    marked: list[str] = []
+    for bucket, users in members.items():
+        if have.get(bucket, 0) == sum(n for _, n in users):
+            continue
+        current = [(u, n) for u, n in users if u not in pending]
+        if len(current) < len(users):  # the pending users explain some of the gap
+            current = [(u, n) for u, n in current if len(vectors.hashes(u)) != n]
+        marked += [u for u, _ in current]
     for user_id in marked:
-        if store.index_version(key, user_id) == store.version(user_id):
-            store.set_index_version(key, user_id, -1)
+        store.set_index_version(key, user_id, -1)
     if marked:
         log.warning(
             "recall: the vector index disagrees with the store for %d users (vectors removed "
             "outside recall?); their next query re-embeds what is missing",
             len(marked),
         )
+    if pending:
+        log.info("recall: indexing pending for %d users; their next query catches up", len(pending))
     return marked

@@ -1,10 +1,11 @@
 """deep_recall: both legs over one user's partition, fused.
 
-A partition is one user's records of some kinds at one store version: the BM25 model over
-their texts, the records themselves, and (unless the cache is off) their vectors aligned
-with them, loaded from Chroma once per version. With vectors cached, the vector leg scores
-every record exactly with one matrix-vector product: measured here at 10,000 records for
-one user, a Chroma query with the user filter took 15-25 ms, the product well under 1 ms.
+A partition (:mod:`.partitions`) is one user's records of some kinds at one store version:
+the BM25 model over their texts, the records themselves, and (unless the cache is off) their
+vectors aligned with them, loaded from Chroma once per version. With vectors cached, the
+vector leg scores every record exactly with one matrix-vector product: measured here at
+10,000 records for one user, a Chroma query with the user filter took 15-25 ms, the product
+well under 1 ms.
 With the cache off (``vector_cache_mb=0``) every query goes to Chroma with the user filter
 and fetches the vectors of keyword-only candidates to score them exactly.
 """
@@ -12,9 +13,7 @@ and fetches the vectors of keyword-only candidates to score them exactly.
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
@@ -28,27 +27,14 @@ from ..text import Analyzer
 from . import threads
 from .embed import Embedder
 from .fuse import fuse_linear, fuse_rrf, minmax, ranks
-from .keyword import BM25Params, KeywordPartition
+from .keyword import BM25Params
+from .partitions import Partition, PartitionCache
 from .sync import IndexSync
 from .vector import VectorIndex
 
 __all__ = ["Retriever"]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class _Partition:
-    version: int
-    records: list[Record]
-    keyword: KeywordPartition
-    matrix: npt.NDArray[np.float32] | None  # rows aligned with records; None: not cached
-    #: (previous, next) record index in its thread, or None when no record has a thread.
-    links: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None
-
-    @property
-    def nbytes(self) -> int:
-        return 0 if self.matrix is None else int(self.matrix.nbytes)
 
 
 def _top(scores: npt.NDArray[np.float64], n: int) -> npt.NDArray[np.intp]:
@@ -112,64 +98,18 @@ class Retriever:
         self.settings = settings
         self.bm25 = bm25
         self.analyzer = analyzer or Analyzer()
-        self._cache: OrderedDict[tuple[str, tuple[str, ...]], _Partition] = OrderedDict()
-        self._lock = threading.Lock()
-
-    # --- partitions ---------------------------------------------------------------------
-    def _partition(self, user_id: str, kinds: tuple[str, ...], embedder: Embedder) -> _Partition:
-        key = (user_id, kinds)
-        version = self.store.version(user_id)
-        with self._lock:
-            part = self._cache.get(key)
-            if part is not None and part.version == version:
-                self._cache.move_to_end(key)
-                return part
-        records = self.store.records(user_id, kinds=list(kinds))
-        keyword = self._keyword(records)
-        matrix = None
-        if self.settings.retrieval.vector_cache_mb > 0:
-            loaded = self.vectors.load(user_id)
-            row = {rid: j for j, rid in enumerate(loaded.ids)}
-            matrix = np.zeros((len(records), embedder.dimension), dtype=np.float32)
-            missing = 0
-            for i, r in enumerate(records):
-                j = row.get(r.id)
-                if j is None:
-                    missing += 1  # written after our version check; scored 0 until next
-                else:
-                    matrix[i] = loaded.matrix[j]
-            if missing:
-                log.warning("recall: %d records of %s have no vector yet", missing, user_id)
-        part = _Partition(version, records, keyword, matrix, self._links(records))
-        with self._lock:
-            self._cache[key] = part
-            self._cache.move_to_end(key)
-            self._evict()
-        return part
-
-    def _evict(self) -> None:
-        budget = self.settings.retrieval.vector_cache_mb * 1024 * 1024
-        while len(self._cache) > 1 and (
-            len(self._cache) > self.settings.retrieval.keyword_cache_partitions
-            or sum(p.nbytes for p in self._cache.values()) > budget
-        ):
-            self._cache.popitem(last=False)
-
-    def _links(
-        self, records: list[Record]
-    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None:
-        return threads.links(records, self.settings.retrieval.thread_key)
-
-    def _keyword(self, records: list[Record]) -> KeywordPartition:
-        return KeywordPartition(
-            [r.id for r in records], [r.text for r in records], self.bm25, self.analyzer
-        )
+        self.partitions = PartitionCache(store, vectors, settings, bm25, self.analyzer)
 
     def forget(self, user_id: str) -> None:
         """Drop cached partitions of a user (they would be rebuilt on version anyway)."""
-        with self._lock:
-            for key in [k for k in self._cache if k[0] == user_id]:
-                del self._cache[key]
+        self.partitions.forget(user_id)
+
+    def prewarm(
+        self, user_id: str, kinds: tuple[str, ...], embedder: Callable[[], Embedder]
+    ) -> None:
+        """Rebuild the user's partitions in the background after a write: ``kinds`` (the
+        default depth's) and any the user's queries use (:mod:`.partitions`)."""
+        self.partitions.prewarm(user_id, [tuple(sorted(set(kinds)))], embedder)
 
     # --- the query ----------------------------------------------------------------------
     def search(
@@ -185,12 +125,12 @@ class Retriever:
         degraded = False
         try:
             self.sync.ensure(req.user_id)
-            part = self._partition(req.user_id, req.kinds, embedder)
+            part = self.partitions.get(req.user_id, req.kinds, embedder)
         except StoreError:
             if not allow_degraded:
                 raise
             degraded = True
-            part = self._keyword_only_partition(req.user_id, req.kinds)
+            part = self.partitions.keyword_only(req.user_id, req.kinds)
         if not part.records:
             return []
         pool = self.settings.retrieval.candidate_pool
@@ -217,7 +157,7 @@ class Retriever:
     def _candidates(
         self,
         req: RecallRequest,
-        part: _Partition,
+        part: Partition,
         embedder: Embedder,
         kw_top: npt.NDArray[np.intp],
         pool: int,
@@ -268,7 +208,7 @@ class Retriever:
     def _vector_cold(
         self,
         req: RecallRequest,
-        part: _Partition,
+        part: Partition,
         embedder: Embedder,
         kw_top: npt.NDArray[np.intp],
         pool: int,
@@ -292,8 +232,3 @@ class Retriever:
         for i, score in found.items():
             vec_all[i] = score
         return cand, vec_all
-
-    def _keyword_only_partition(self, user_id: str, kinds: tuple[str, ...]) -> _Partition:
-        records = self.store.records(user_id, kinds=list(kinds))
-        keyword = self._keyword(records)
-        return _Partition(self.store.version(user_id), records, keyword, None, self._links(records))

@@ -6,6 +6,13 @@ upserts what it wrote and moves the recorded version only from the exact previou
 anything else (a crash between the two commits, a racing writer, another process) leaves
 the index lagging, and the next reader's :meth:`IndexSync.ensure` catches up by diffing
 content hashes, which is idempotent.
+
+Every write path indexes before it returns: ``add``/``add_many``/``delete``/``import_user``
+through :meth:`IndexSync.after_write` (they know what they wrote), the lifecycle
+(``update_memory``, promotion, background jobs, corrections) through
+:meth:`IndexSync.catch_up` once its transactions committed. A query therefore finds the
+index current and pays no embedding for earlier writes; only a crash between the two
+commits or a vector store outage leaves work *pending* for the next reader.
 """
 
 from __future__ import annotations
@@ -87,6 +94,27 @@ class IndexSync:
         if not moved:
             # Another writer got between our store commit and here: reconcile by content.
             self.ensure(user_id)
+
+    def catch_up(self, user_id: str) -> int:
+        """Index whatever was committed for ``user_id`` and is not indexed yet; returns the
+        records embedded.
+
+        For writers that do not know record by record what they changed (a promotion
+        rewrites kinds, Dynamic passages and the article in one transaction): the content
+        diff of :meth:`ensure` is exact and idempotent. The write is already safe in the
+        store, so a failure here (a vector store outage) is logged and left pending for
+        the next reader, never raised to a caller whose write succeeded.
+        """
+        try:
+            return self.ensure(user_id)
+        except Exception as exc:  # the write stands whatever failed here; a reader retries
+            log.warning(
+                "recall: stored; indexing of %s pending (the next query retries): %s: %s",
+                user_id,
+                type(exc).__name__,
+                exc,
+            )
+            return 0
 
     def lag(self, user_id: str) -> bool:
         """True when the index does not reflect the user's store version."""

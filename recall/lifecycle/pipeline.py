@@ -8,8 +8,10 @@ Flow (see ``docs/design.md``)::
              the 5 summaries -> kind "archive" (linked to that version; nothing is deleted),
              old Dynamic passages out, new ones in (kind "dynamic"), store version + 1
 
-The lifecycle writes only to the store; the indexes follow the store's version by
-themselves, so a reader never sees passages of two chapter versions. Every call is
+The lifecycle writes to the store, then hands the user to ``on_written`` (the facade's
+:meth:`~recall.index.sync.IndexSync.catch_up`), which indexes what the transactions
+committed before the call returns or the background job ends; a reader never sees
+passages of two chapter versions, and never pays for a write's embedding. Every call is
 journaled (:mod:`recall.store.journal`), which makes background mode and crash recovery the
 same code path.
 """
@@ -78,8 +80,11 @@ class Lifecycle:
         reconstructor: Reconstructor | None = None,
         *,
         passage_tokens: int = IndexSpec.passage_tokens,
+        on_written: Callable[[str], object] | None = None,
     ) -> None:
         self.store = store
+        #: Called with a user id after the lifecycle committed writes for that user.
+        self.on_written: Callable[[str], object] = on_written or (lambda _uid: None)
         self.settings = settings
         # The index spec owns the passage size: its fingerprint covers how Dynamic is cut.
         self.passage_tokens = passage_tokens
@@ -154,6 +159,8 @@ class Lifecycle:
             # The summary is safe; the worker retries the promotion (bounded by job_attempts).
             self._worker.submit(job_id)
             raise
+        finally:
+            self.on_written(uid)  # whatever committed is indexed before the call returns
         if more:  # the job stays journaled: the worker (or the next open) finishes it
             self._worker.submit(job_id)
         else:
@@ -245,6 +252,7 @@ class Lifecycle:
 
     def _run_job(self, job_id: str) -> bool:
         """Run one journaled job; True asks the worker to try it again."""
+        job = None
         try:
             job = self.store.job(job_id)
             if job is None:
@@ -267,6 +275,9 @@ class Lifecycle:
             return self.store.record_job_failure(
                 job_id, str(exc), self.settings.lifecycle.job_attempts if retry else 1
             )
+        finally:
+            if job is not None:
+                self.on_written(job.user_id)
 
     def _lock(self, user_id: str) -> threading.Lock:
         with self._locks_guard:

@@ -130,6 +130,7 @@ class MemoryCore:
         uid = records[0].user_id
         version = self.store.put(records)[uid]
         self.sync.after_write(uid, version, written=records)
+        self._prewarm(uid)
         return [r.id for r in records]
 
     def delete(self, ids: str | Sequence[str], *, user_id: str) -> int:
@@ -138,7 +139,20 @@ class MemoryCore:
         deleted, version = self.store.delete(uid, inputs.record_ids(ids))
         if deleted:
             self.sync.after_write(uid, version, deleted=deleted)
+            self._prewarm(uid)
         return len(deleted)
+
+    def _indexed(self, user_id: str) -> None:
+        """After a lifecycle write (it does not say record by record what it changed):
+        index what committed, then rebuild the user's partitions ahead of the reader."""
+        self.sync.catch_up(user_id)
+        self._prewarm(user_id)
+
+    def _prewarm(self, user_id: str) -> None:
+        # The default depth's partition, on the background thread: the next query finds it
+        # built (or waits for the build in flight) instead of building it itself.
+        kinds = inputs.depth_kinds(None, self.settings)
+        self.retriever.prewarm(user_id, kinds, self.embedder)
 
     # --- reads --------------------------------------------------------------------------
     def deep_recall(
@@ -217,6 +231,7 @@ class MemoryCore:
     def close(self) -> None:
         """Release the store and the Chroma client (idempotent)."""
         self._close_lifecycle()  # drain the lifecycle's worker before the store goes
+        self.retriever.partitions.close()  # and the prewarm thread, which reads the store
         self.vectors.close()
         self.store.close()
 
@@ -238,6 +253,7 @@ class MemoryCore:
                     self.settings,
                     self.embedder,
                     passage_tokens=self.spec.passage_tokens,
+                    on_written=self._indexed,
                 )
         return life
 

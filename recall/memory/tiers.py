@@ -99,14 +99,18 @@ class TierMethods(MemoryCore):
         from ..lifecycle.corrections import revise
 
         life = self._lifecycle()
-        return revise(
-            self.store,
-            require_user_id(user_id),
-            change,
-            passage_tokens=self.spec.passage_tokens,
-            count=life.count,
-            attempts=self.settings.lifecycle.promote_attempts,
-        )
+        uid = require_user_id(user_id)
+        try:
+            return revise(
+                self.store,
+                uid,
+                change,
+                passage_tokens=self.spec.passage_tokens,
+                count=life.count,
+                attempts=self.settings.lifecycle.promote_attempts,
+            )
+        finally:
+            self._indexed(uid)  # the new Dynamic passages are indexed before we return
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait for background update_memory jobs (also resumes a crashed run's jobs)."""

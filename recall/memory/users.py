@@ -103,6 +103,7 @@ class UserMethods(MemoryCore):
         version = self.store.import_user(uid, records, articles)
         self.retriever.forget(uid)
         self.sync.after_write(uid, version, written=records)
+        self._prewarm(uid)
         return ImportResult(
             user_id=uid,
             source_user_id=parsed.user_id,

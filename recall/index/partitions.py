@@ -1,0 +1,218 @@
+"""The per-user query partitions deep_recall scores, cached, and rebuilt ahead of the reader.
+
+A partition is one user's records of some kinds at one store version: the BM25 model over
+their texts, the records themselves, and (unless the cache is off) their vectors aligned
+with them, loaded from Chroma once per version. Building one costs tens of milliseconds
+for a few hundred records (most of it the vector load), so a write would otherwise be
+paid for by the next query. After a write, :meth:`PartitionCache.prewarm` rebuilds the
+user's partitions on one background thread; a query that arrives meanwhile waits for that
+build instead of starting a second one.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ..models import Record
+from ..settings import Settings
+from ..store import Store
+from ..text import Analyzer
+from . import threads
+from .embed import Embedder
+from .keyword import BM25Params, KeywordPartition
+from .vector import VectorIndex
+
+__all__ = ["Links", "Partition", "PartitionCache"]
+
+log = logging.getLogger(__name__)
+
+#: (previous, next) record index in its thread.
+Links = tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]
+_Key = tuple[str, tuple[str, ...]]
+
+
+@dataclass
+class Partition:
+    """One user's records of some kinds at one store version, ready to score."""
+
+    version: int
+    records: list[Record]
+    keyword: KeywordPartition
+    matrix: npt.NDArray[np.float32] | None  # rows aligned with records; None: not cached
+    #: (previous, next) record index in its thread, or None when no record has a thread.
+    links: Links | None = None
+    #: False when some record had no vector yet (a write between its commit and its
+    #: upsert): such a partition answers this query but is never cached.
+    complete: bool = True
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the cached vectors."""
+        return 0 if self.matrix is None else int(self.matrix.nbytes)
+
+
+class PartitionCache:
+    """Partitions by (user, kinds), least recently used out first, within the budgets of
+    ``settings.retrieval`` (``keyword_cache_partitions``, ``vector_cache_mb``)."""
+
+    def __init__(
+        self,
+        store: Store,
+        vectors: VectorIndex,
+        settings: Settings,
+        bm25: BM25Params,
+        analyzer: Analyzer,
+    ) -> None:
+        self.store = store
+        self.vectors = vectors
+        self.settings = settings
+        self.bm25 = bm25
+        self.analyzer = analyzer
+        self._cache: OrderedDict[_Key, Partition] = OrderedDict()
+        self._lock = threading.Lock()
+        self._building: dict[_Key, threading.Lock] = {}
+        # One thread: prewarming is a convenience, it must never take both cores.
+        self._pool: ThreadPoolExecutor | None = None
+        self._queued: set[str] = set()
+        self._last: Future[None] | None = None
+
+    def get(self, user_id: str, kinds: tuple[str, ...], embedder: Embedder) -> Partition:
+        """The user's partition of ``kinds`` at the store's current version."""
+        key = (user_id, kinds)
+        part = self._fresh(key)
+        if part is not None:
+            return part
+        with self._build_lock(key):  # a prewarm in flight: wait for it, do not build twice
+            part = self._fresh(key)
+            if part is not None:
+                return part
+            part = self._build(user_id, kinds, embedder)
+        if not part.complete:
+            return part
+        with self._lock:
+            self._cache[key] = part
+            self._cache.move_to_end(key)
+            self._evict()
+        return part
+
+    def keyword_only(self, user_id: str, kinds: tuple[str, ...]) -> Partition:
+        """A partition without vectors (the vector store is down), not cached."""
+        records = self.store.records(user_id, kinds=list(kinds))
+        return Partition(
+            self.store.version(user_id), records, self._keyword(records), None, self._links(records)
+        )
+
+    def forget(self, user_id: str) -> None:
+        """Drop cached partitions of a user (they would be rebuilt on version anyway)."""
+        with self._lock:
+            for key in [k for k in self._cache if k[0] == user_id]:
+                del self._cache[key]
+
+    # --- ahead of the reader ------------------------------------------------------------
+    def prewarm(
+        self, user_id: str, kinds: Iterable[tuple[str, ...]], embedder: Callable[[], Embedder]
+    ) -> None:
+        """Rebuild the user's partitions of ``kinds`` (plus those cached) in the background.
+
+        Several writes of one user in a row queue one rebuild, not one each.
+        """
+        wanted = {*kinds, *(k[1] for k in list(self._cache) if k[0] == user_id)}
+        with self._lock:
+            if user_id in self._queued:
+                return
+            self._queued.add(user_id)
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="recall-prewarm")
+            self._last = self._pool.submit(self._prewarm, user_id, sorted(wanted), embedder)
+
+    def _prewarm(
+        self, user_id: str, kinds: list[tuple[str, ...]], embedder: Callable[[], Embedder]
+    ) -> None:
+        with self._lock:
+            self._queued.discard(user_id)  # a write from now on queues a new rebuild
+        try:
+            for k in kinds:
+                self.get(user_id, k, embedder())
+        except Exception as exc:  # the next query builds it itself and says why
+            log.info("recall: prewarming %s failed: %s: %s", user_id, type(exc).__name__, exc)
+
+    def wait(self) -> None:
+        """Block until the rebuilds queued so far are done (tests, benchmarks)."""
+        while True:
+            with self._lock:
+                last = self._last
+            if last is None:
+                return
+            last.result()
+            with self._lock:
+                if self._last is last:
+                    return
+
+    def close(self) -> None:
+        """Stop the background thread (queued rebuilds are dropped, a running one ends)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    # --- building -----------------------------------------------------------------------
+    def _fresh(self, key: _Key) -> Partition | None:
+        version = self.store.version(key[0])
+        with self._lock:
+            part = self._cache.get(key)
+            if part is not None and part.version == version:
+                self._cache.move_to_end(key)
+                return part
+        return None
+
+    def _build_lock(self, key: _Key) -> threading.Lock:
+        with self._lock:
+            return self._building.setdefault(key, threading.Lock())
+
+    def _build(self, user_id: str, kinds: tuple[str, ...], embedder: Embedder) -> Partition:
+        # The version is read before the records: a write landing between the two makes
+        # this partition look older than it is, so the next query rebuilds, never misses.
+        version = self.store.version(user_id)
+        records = self.store.records(user_id, kinds=list(kinds))
+        keyword = self._keyword(records)
+        matrix = None
+        missing = 0
+        if self.settings.retrieval.vector_cache_mb > 0:
+            loaded = self.vectors.load(user_id)
+            row = {rid: j for j, rid in enumerate(loaded.ids)}
+            matrix = np.zeros((len(records), embedder.dimension), dtype=np.float32)
+            for i, r in enumerate(records):
+                j = row.get(r.id)
+                if j is None:
+                    missing += 1  # written after our version check; scored 0 until next
+                else:
+                    matrix[i] = loaded.matrix[j]
+            if missing:
+                log.info("recall: %d records of %s have no vector yet", missing, user_id)
+        return Partition(
+            version, records, keyword, matrix, self._links(records), complete=missing == 0
+        )
+
+    def _evict(self) -> None:
+        budget = self.settings.retrieval.vector_cache_mb * 1024 * 1024
+        while len(self._cache) > 1 and (
+            len(self._cache) > self.settings.retrieval.keyword_cache_partitions
+            or sum(p.nbytes for p in self._cache.values()) > budget
+        ):
+            self._cache.popitem(last=False)
+
+    def _links(self, records: list[Record]) -> Links | None:
+        return threads.links(records, self.settings.retrieval.thread_key)
+
+    def _keyword(self, records: list[Record]) -> KeywordPartition:
+        return KeywordPartition(
+            [r.id for r in records], [r.text for r in records], self.bm25, self.analyzer
+        )
