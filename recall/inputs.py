@@ -6,7 +6,6 @@ pass instead; nothing has been written when it does.
 
 from __future__ import annotations
 
-import json
 import os
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
@@ -22,6 +21,7 @@ from .models import (
     require_text,
     require_user_id,
     utcnow,
+    validate_kind,
     validation_message,
 )
 from .settings import Settings
@@ -37,6 +37,7 @@ __all__ = [
     "open_settings",
     "recall_request",
     "record_ids",
+    "record_kinds",
     "records",
 ]
 
@@ -46,6 +47,8 @@ Depth = Literal["recent", "archive"]
 #: The kind of a record added by hand: the lifecycle never promotes or archives it.
 DEFAULT_KIND = "note"
 _RECORD_FIELDS = frozenset({"text", "kind", "id", "metadata", "created_at"})
+#: Most kinds one listing may name (far more than recall's own; each is a bound parameter).
+MAX_KINDS = 64
 
 
 def _record(user_id: str, item: object, settings: Settings) -> Record:
@@ -82,24 +85,17 @@ def _record(user_id: str, item: object, settings: Settings) -> Record:
 def records(
     items: Iterable[Mapping[str, Any]], user_id: object, settings: Settings
 ) -> list[Record]:
-    """``add_many``'s items as records of one user: ids unique, metadata JSON-serializable."""
+    """``add_many``'s items as records of one user: ids unique, metadata strict JSON within
+    :data:`~recall.models.MAX_METADATA_DEPTH` and :data:`~recall.models.MAX_METADATA_BYTES`."""
     uid = require_user_id(user_id)
     if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
         raise InputError(
             "add_many takes a list of dicts such as [{'text': '...'}], got "
             f"{type(items).__name__}; use add() for one text"
         )
+    # Each record's metadata is checked by Record itself (models.JsonObject): strict JSON
+    # within MAX_METADATA_DEPTH and MAX_METADATA_BYTES.
     out = [_record(uid, item, settings) for item in items]
-    for r in out:
-        try:
-            # Strict JSON: NaN and Infinity are not JSON, and a lone surrogate in a string
-            # is not UTF-8; either would be stored now and fail when read back.
-            json.dumps(r.metadata, allow_nan=False, ensure_ascii=False).encode("utf-8")
-        except (TypeError, ValueError, RecursionError) as exc:
-            raise InputError(
-                f"metadata of {r.id!r} is not strict JSON ({exc}); pass str, int, finite "
-                "float, bool, None, lists and dicts of them"
-            ) from None
     if len({r.id for r in out}) != len(out):
         raise InputError("duplicate ids in one add_many call")
     return out
@@ -116,6 +112,21 @@ def record_ids(ids: object) -> list[str]:
     if not all(isinstance(i, str) and i for i in wanted):
         raise InputError("ids must be non-empty strings")
     return [require_text(i, "id") for i in wanted]
+
+
+def record_kinds(kinds: Sequence[object]) -> list[str]:
+    """A listing's kind filter: each a kind name, at most :data:`MAX_KINDS` distinct."""
+    wanted = list(dict.fromkeys(kinds))
+    if len(wanted) > MAX_KINDS:
+        raise InputError(f"name at most {MAX_KINDS} kinds, got {len(wanted)}")
+    for kind in wanted:
+        if not isinstance(kind, str):
+            raise InputError(f"a kind must be a string, got {type(kind).__name__}")
+        try:
+            validate_kind(kind)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+    return [str(k) for k in wanted]
 
 
 def recall_request(

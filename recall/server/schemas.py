@@ -11,9 +11,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ..models import Hit, Record
+from ..models import MAX_METADATA_DEPTH, Hit, JsonObject, Record, check_depth
 from ..tool import DeepRecallArgs
 
 __all__ = [
@@ -66,6 +66,15 @@ class RememberBody(BaseModel):
     )
     background: bool = Field(False, description="Journal it and answer at once.")
 
+    @field_validator("messages")
+    @classmethod
+    def _shallow(cls, v: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+        # A message nested past the metadata limit is no chat message, and would reach the
+        # serializers (the journal, the answer) at a depth they cannot handle.
+        for i, message in enumerate(v or ()):
+            check_depth(message, f"messages[{i}]", MAX_METADATA_DEPTH)
+        return v
+
     @model_validator(mode="after")
     def _one(self) -> Self:
         if (self.summary is None) == (self.messages is None):
@@ -85,7 +94,9 @@ class NoteIn(BaseModel):
     text: str = Field(min_length=1)
     kind: str | None = Field(None, description="Default 'note' (never promoted).")
     id: str | None = Field(None, description="Default: a new id; an existing one is replaced.")
-    metadata: dict[str, Any] | None = None
+    metadata: JsonObject | None = Field(
+        None, description="Labels such as a thread: strict JSON, at most 8 levels, 64 KiB."
+    )
     created_at: datetime | None = None
 
 

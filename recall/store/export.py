@@ -133,13 +133,19 @@ def _objects(lines: str | bytes | Iterable[str | bytes]) -> list[tuple[int, dict
         lines = lines.splitlines()
     out = []
     for n, line in enumerate(lines, start=1):
-        text = line.decode("utf-8") if isinstance(line, bytes) else line
+        try:
+            text = line.decode("utf-8") if isinstance(line, bytes) else line
+        except UnicodeDecodeError as exc:
+            raise InputError(f"line {n} of the export is not UTF-8: {exc.reason}") from None
         if not text.strip():
             continue
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"line {n} of the export is not JSON: {exc.msg}") from exc
+        except (RecursionError, ValueError) as exc:  # nested too deep; an int over 4300 digits
+            what = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
+            raise InputError(f"line {n} of the export cannot be read: {what}") from None
         if not isinstance(obj, dict):
             raise InputError(f"line {n} of the export is not a JSON object")
         out.append((n, obj))

@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from ..models import Record
+from ..models import Record, stored_metadata
 from .base import content_hash
 
 __all__ = [
@@ -27,7 +27,8 @@ __all__ = [
 
 
 def row_to_record(row: sqlite3.Row) -> Record:
-    """A ``records`` row as a :class:`Record` (trusted data: no re-validation)."""
+    """A ``records`` row as a :class:`Record` (trusted data: no re-validation, but metadata
+    over the limits reads as a marker: :func:`~recall.models.stored_metadata`)."""
     return Record.model_construct(
         id=row["id"],
         user_id=row["user_id"],
@@ -35,7 +36,7 @@ def row_to_record(row: sqlite3.Row) -> Record:
         text=row["text"],
         created_at=datetime.fromtimestamp(row["created_at"], UTC),
         tokens=row["tokens"],
-        metadata=json.loads(row["metadata"]),
+        metadata=stored_metadata(row["metadata"], row["id"]),
     )
 
 

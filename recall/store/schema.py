@@ -87,6 +87,23 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX IF NOT EXISTS lt_jobs_status ON lt_jobs (status, created_at)",
         ),
     ),
+    Migration(
+        2,
+        "idempotency: the remembered answers of REST writes sent with an Idempotency-Key",
+        (
+            # status and body stay NULL while the first request runs (recall.store.idempotency).
+            """CREATE TABLE IF NOT EXISTS idempotency (
+                user_id      TEXT NOT NULL,
+                idem_key     TEXT NOT NULL,
+                fingerprint  TEXT NOT NULL,
+                status       INTEGER,
+                body         TEXT,
+                created_at   REAL NOT NULL,
+                PRIMARY KEY (user_id, idem_key)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency (created_at)",
+        ),
+    ),
 )
 
 #: The schema version this code writes and reads.

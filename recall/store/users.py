@@ -34,7 +34,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 #: Every table holding rows of a user, keyed by its ``user_id`` column.
-USER_TABLES = ("records", "lt_articles", "lt_jobs", "index_state", "users")
+USER_TABLES = ("records", "lt_articles", "lt_jobs", "index_state", "users", "idempotency")
 
 
 class UserExistsError(InputError):
