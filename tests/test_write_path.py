@@ -1,0 +1,213 @@
+"""Indexed when written: every write path leaves the vectors current before it returns.
+
+A query after writes embeds no record (only its own text); ``recall check`` and the
+open-time count check tell indexing that is merely pending from vectors removed outside
+recall; the user's partition is rebuilt in the background, and a partition missing a
+vector is never cached.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import chromadb
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import recall
+from recall.cli import main
+from recall.index.layout import index_key
+from recall.inputs import depth_kinds
+from recall.models import Record
+
+SMALL = {"short_term_capacity": 2, "promote_count": 2, "vector_partitions": 2}
+
+
+class Counting:
+    """The real embedder, counting the documents it embeds."""
+
+    def __init__(self, inner: recall.Embedder) -> None:
+        self.inner = inner
+        self.documents = 0
+        self.dimension = inner.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        self.documents += len(texts)
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.inner.embed_query(text)
+
+
+@pytest.fixture
+def small(tmp_path: Path, embedder: recall.Embedder) -> Iterator[recall.Memory]:
+    m = recall.open(settings=recall.Settings(path=tmp_path / "memory", **SMALL))
+    m._embedder = Counting(embedder)  # type: ignore[assignment]
+    yield m
+    m.close()
+
+
+def chat(i: int) -> list[dict[str, str]]:
+    return [
+        {"role": "user", "content": f"Day {i}: my sister Ana moved to Lisbon for a design job."},
+        {"role": "assistant", "content": "How does she like it?"},
+        {"role": "user", "content": f"She loves the river walks, day {i} she sent photos."},
+    ]
+
+
+def in_step(m: recall.Memory, user: str) -> bool:
+    want = m.store.hashes(user)
+    return not m.sync.lag(user) and m.vectors.hashes(user) == want
+
+
+def test_update_memory_promotion_and_corrections_are_indexed_before_returning(
+    small: recall.Memory,
+) -> None:
+    for i in range(5):  # capacity 2: promotions run, Dynamic passages are written
+        small.update_memory(chat(i), user_id="u")
+        assert in_step(small, "u"), f"lagging after update {i}"
+    assert small.long_term("u").version >= 1
+    assert small.records("u", kinds=["dynamic"])
+    small.edit_fact("u", "Lisbon", "Porto")
+    assert in_step(small, "u")
+    embedded = small.embedder().documents  # type: ignore[attr-defined]
+    hits = small.deep_recall("where did Ana move", user_id="u")
+    assert hits
+    assert small.embedder().documents == embedded  # type: ignore[attr-defined]
+
+
+def test_background_jobs_are_indexed_when_they_finish(small: recall.Memory) -> None:
+    for i in range(3):
+        small.update_memory(chat(i), user_id="bg", background=True)
+    assert small.flush(timeout=120)
+    assert in_step(small, "bg")
+    assert len(small.store.hashes("bg")) > 3
+
+
+def test_an_outage_leaves_the_write_stored_and_pending(
+    small: recall.Memory, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def down(*_a: object, **_k: object) -> None:
+        raise recall.StoreError("the vector store is unreachable")
+
+    monkeypatch.setattr(small.vectors, "upsert", down)
+    with caplog.at_level(logging.WARNING, logger="recall"):
+        result = small.update_memory("Ana got a dog named Miso", user_id="u")
+    assert small.store.records("u", ids=[result.summary_id])  # the write stands
+    assert small.sync.lag("u")
+    assert "indexing of u pending" in caplog.text
+    monkeypatch.undo()
+    assert small.deep_recall("what is the dog called", user_id="u")[0].id == result.summary_id
+
+
+def _note(user: str, text: str, rid: str = "crash-1") -> Record:
+    now = datetime.now(UTC)
+    return Record(id=rid, user_id=user, kind="note", text=text, created_at=now, tokens=3)
+
+
+def _store_only(path: Path, user: str, text: str) -> None:
+    """A record committed to the store whose indexing never ran (a crash between them)."""
+    with recall.open(settings=recall.Settings(path=path, **SMALL)) as m:
+        m.store.put([_note(user, text)])
+
+
+def test_pending_is_reported_as_pending_not_as_removed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "memory"
+    with recall.open(settings=recall.Settings(path=path, **SMALL)) as m:
+        m.add_many([{"text": f"heron number {i} by the lake"} for i in range(4)], user_id="u")
+        m.add("the otter ate a trout", user_id="v")
+    _store_only(path, "u", "a kingfisher on the fence")
+    with caplog.at_level(logging.INFO, logger="recall"):
+        recall.open(settings=recall.Settings(path=path, **SMALL)).close()
+    assert "removed outside recall" not in caplog.text
+    assert "indexing pending for 1 users" in caplog.text
+
+    env = {"RECALL_VECTOR_PARTITIONS": "2", "ANONYMIZED_TELEMETRY": "False"}
+    res = CliRunner().invoke(main, ["check", "--path", str(path), "--json"], env=env)
+    assert res.exit_code == 0, res.output
+    status = {u["user_id"]: u["status"] for u in json.loads(res.stdout)["users"]}
+    assert status == {"u": "pending", "v": "ok"}
+    text = CliRunner().invoke(main, ["check", "--path", str(path)], env=env)
+    assert text.exit_code == 0 and "1 users pending indexing" in text.output
+
+
+def test_vectors_removed_beside_a_pending_user_are_still_found(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # One bucket: a pending user must not hide that another user's vectors were deleted.
+    path = tmp_path / "memory"
+    one = {**SMALL, "vector_partitions": 1}
+    with recall.open(settings=recall.Settings(path=path, **one)) as m:
+        m.add_many([{"text": f"heron number {i}"} for i in range(3)], user_id="u")
+        ids = m.add_many([{"text": f"otter number {i}"} for i in range(3)], user_id="v")
+        key = index_key(m.spec)
+        name = m.vectors.collection_name(m.vectors.bucket("v"))
+    with recall.open(settings=recall.Settings(path=path, **one)) as m:
+        m.store.put([_note("u", "a kingfisher")])
+    client = chromadb.PersistentClient(path=str(path / "chroma"))
+    try:
+        client.get_collection(name).delete(where={"rid": ids[0]})
+    finally:
+        client.close()
+    with caplog.at_level(logging.INFO, logger="recall"):
+        m = recall.open(settings=recall.Settings(path=path, **one))
+    try:
+        assert "disagrees with the store for 1 users" in caplog.text
+        assert m.store.index_version(key, "v") == -1  # marked: its next query repairs it
+        hits = m.deep_recall("otter number 0", user_id="v", top_k=3)
+        assert ids[0] in [h.id for h in hits]
+    finally:
+        m.close()
+
+
+def test_the_partition_is_rebuilt_after_a_write(small: recall.Memory) -> None:
+    small.add_many([{"text": f"note {i} about the garden"} for i in range(5)], user_id="p")
+    small.retriever.partitions.wait()
+    kinds = tuple(sorted(set(depth_kinds(None, small.settings))))
+    built = small.retriever.partitions._fresh(("p", kinds))
+    assert built is not None and len(built.records) == 5
+    assert built.version == small.store.version("p")
+    small.update_memory("the tomatoes need water", user_id="p")
+    small.retriever.partitions.wait()
+    again = small.retriever.partitions._fresh(("p", kinds))
+    assert again is not None and again.version == small.store.version("p")
+
+
+def test_a_partition_missing_a_vector_is_not_cached(small: recall.Memory) -> None:
+    small.add_many([{"text": "the heron"}, {"text": "the otter"}], user_id="m")
+    small.retriever.partitions.wait()
+    small.retriever.forget("m")
+    # A record committed whose upsert has not run yet: the partition built now lacks it.
+    small.store.put([_note("m", "the kingfisher", rid="late")])
+    kinds = tuple(sorted(set(depth_kinds(None, small.settings))))
+    part = small.retriever.partitions.get("m", kinds, small.embedder())
+    assert not part.complete and len(part.records) == 3
+    assert small.retriever.partitions._fresh(("m", kinds)) is None
+
+
+def test_recall_ingest_leaves_every_user_in_step(tmp_path: Path) -> None:
+    chat_file, path = tmp_path / "chat.json", tmp_path / "memory"
+    talk = [m for i in range(6) for m in chat(i)]
+    chat_file.write_text(json.dumps({"messages": talk}), encoding="utf-8")
+    env = {
+        "RECALL_SHORT_TERM_CAPACITY": "2",
+        "RECALL_PROMOTE_COUNT": "2",
+        "RECALL_VECTOR_PARTITIONS": "2",
+        "RECALL_INGEST_CHUNK_TOKENS": "60",
+        "ANONYMIZED_TELEMETRY": "False",
+    }
+    run = CliRunner().invoke
+    res = run(
+        main, ["ingest", str(chat_file), "--user", "u", "--path", str(path), "--quiet"], env=env
+    )
+    assert res.exit_code == 0, res.output
+    check = run(main, ["check", "--path", str(path)], env=env)
+    assert check.exit_code == 0 and "all users in step" in check.output, check.output
+    assert "removed outside recall" not in check.output
