@@ -12,7 +12,8 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test test-fast lint format typecheck imports check bench-core chroma-server clean
+.PHONY: install demo test test-fast lint format typecheck imports check plain-install-check \
+	bench-core chroma-server clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -47,7 +48,26 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(BIN)/lint-imports
 
-check: lint typecheck imports test
+check: lint typecheck imports test plain-install-check
+
+# What a user gets from `pip install .` without extras (issue 23): a fresh venv, recreated
+# each time, must hold no torch and no dev package, and run the README's commands and first
+# snippet and `recall bench synthetic` to the end. pip's cache and the configured indexes
+# serve the wheels; nothing beyond the core dependencies is installed.
+PLAIN := .venv-plain
+PLAIN_ONLY_EXTRAS := torch|sentence-transformers|transformers|rank-bm25|matplotlib|langchain-core|llama-index-core
+plain-install-check:
+	rm -rf $(PLAIN)
+	$(PY) -m venv $(PLAIN)
+	$(PLAIN)/bin/pip install -q .
+	@extra=$$($(PLAIN)/bin/pip list --format=freeze 2>/dev/null | grep -iE '^($(PLAIN_ONLY_EXTRAS))==' || true); \
+	if [ -n "$$extra" ]; then echo "a plain install pulled packages of the extras: $$extra"; exit 1; fi
+	mkdir -p $(PLAIN)/run
+	cd $(PLAIN)/run && ../bin/recall bench synthetic --users 1 --out results --quiet
+	test -s $(PLAIN)/run/results/synthetic.json
+	cd $(PLAIN)/run && ../bin/recall add "We chose Redis for the session cache." --user u1 \
+		&& ../bin/recall search "cache decision" --user u1 && ../bin/recall stats
+	$(PLAIN)/bin/python tests/readme_snippet.py
 
 bench-core: $(STAMP)
 	$(BIN)/python benchmarks/core_latency.py
@@ -56,4 +76,4 @@ chroma-server: $(STAMP)
 	$(BIN)/chroma run --host 127.0.0.1 --port 8000 --path ./memory/chroma-server
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(PLAIN) .pytest_cache .mypy_cache .ruff_cache

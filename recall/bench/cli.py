@@ -5,13 +5,17 @@ from __future__ import annotations
 import importlib.util
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..errors import ConfigError, RecallError
-from .baseline import require_rank_bm25
+from ..index.embed import COMPOSITES
+from ..index.spec import load_spec
+from .baseline import BENCH_EXTRA, baseline_missing, installed
 from .data import Dataset, DatasetError
 from .locomo import UNITS, load_locomo
 from .memdaily import load_memdaily
@@ -104,15 +108,16 @@ def _load(dataset: str, data: Path | None, opts: dict[str, Any]) -> list[tuple[s
 @click.option("--sweep/--no-sweep", default=True, show_default=True, help="Alpha 0..1 sweep.")
 @click.option(
     "--baseline/--no-baseline",
-    default=True,
-    show_default=True,
-    help="Run the LangChain EnsembleRetriever recipe beside ours.",
+    default=None,
+    help="Run the LangChain EnsembleRetriever recipe beside ours; it needs the bench extra "
+    f"({BENCH_EXTRA}). Default: run it when installed, else skip it with a notice.",
 )
 @click.option(
     "--threads",
     default=1,
     show_default=True,
-    help="torch threads (1 avoids oversubscription on shared CPUs).",
+    help="torch threads, set only when torch runs: spec default-torch, the baseline, "
+    "--scale (1 avoids oversubscription on shared CPUs).",
 )
 @click.option("--scale", is_flag=True, help="Also run the synthetic scale sweep (slow).")
 @click.option(
@@ -139,16 +144,72 @@ def bench(
     scores what each memory tier returns against the raw turns (see recall.bench.lifecycle).
 
     Writes OUT/DATASET.json (metrics per mode as fractions, latencies in ms, parameters,
-    versions, git commit) and OUT/DATASET_*.png (recall@k per mode).
-    """
-    import torch
+    versions, git commit) and OUT/DATASET_*.png (recall@k per mode; with matplotlib).
 
-    threads = torch.get_num_threads()
-    torch.set_num_threads(opts["threads"])
-    try:
+    A plain install runs it: torch is imported only when something chosen runs on it, and
+    the baseline (the bench extra) is skipped with a one-line notice when not installed.
+    """
+    torch_users: list[str] = []
+    if dataset != "lifecycle":
+        if not specs:
+            specs = ("default", "multilingual") if _multilingual_available() else ("default",)
+        torch_users = [f"spec {s}" for s in specs if _spec_uses_torch(s)]
+        opts["baseline"] = _want_baseline(opts["baseline"])
+        if opts["baseline"]:
+            torch_users.append("the baseline")
+        if opts["scale"]:
+            if missing := baseline_missing():
+                raise click.ClickException(
+                    f"--scale runs the baseline, which needs {', '.join(missing)}: {BENCH_EXTRA}"
+                )
+            torch_users.append("--scale")
+    with _torch_threads(opts["threads"], torch_users):
         _bench(dataset, data, out, limit, specs, opts)
+
+
+def _spec_uses_torch(spec: str) -> bool:
+    """Whether the index spec's embedder (or a part of it) is MiniLM on sentence-transformers."""
+    try:
+        name = load_spec(spec).embedder
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    parts = COMPOSITES[name].parts if name in COMPOSITES else (name,)
+    return "minilm" in parts
+
+
+def _want_baseline(asked: bool | None) -> bool:
+    """Run the baseline? Asked for and missing: exit 1; by default: a notice and skip."""
+    if asked is False:
+        return False
+    missing = baseline_missing()
+    if not missing:
+        return True
+    why = f"the baseline needs {', '.join(missing)}: {BENCH_EXTRA}"
+    if asked:
+        raise click.ClickException(f"{why}, or pass --no-baseline")
+    click.echo(f"baseline skipped: {why} (--no-baseline: no notice)", err=True)
+    return False
+
+
+@contextmanager
+def _torch_threads(threads: int, users: list[str]) -> Iterator[None]:
+    """torch's thread count set for the run and given back; torch not imported unless used."""
+    if not users:
+        yield
+        return
+    try:
+        import torch
+    except ImportError as exc:
+        raise click.ClickException(
+            f"torch is not installed ({exc}); {', '.join(users)} runs on it: "
+            "pip install 'recall-memory[torch]'"
+        ) from exc
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        yield
     finally:
-        torch.set_num_threads(threads)  # a process-wide knob: give it back (tests, callers)
+        torch.set_num_threads(before)  # a process-wide knob: give it back (tests, callers)
 
 
 def _bench(
@@ -169,8 +230,6 @@ def _bench(
             raise click.ClickException(str(exc)) from exc
         click.echo(f"wrote {written}")
         return
-    if not specs:
-        specs = ("default", "multilingual") if _multilingual_available() else ("default",)
     cfg = RunConfig(
         specs=specs, sweep=opts["sweep"], baseline=opts["baseline"], progress=not opts["quiet"]
     )
@@ -187,8 +246,6 @@ def _bench(
     }
     env = environment()  # before the run: the load average it started under
     try:
-        if cfg.baseline:
-            require_rank_bm25()  # fail now, not after the index is built
         parts = _load(dataset, data, {**opts, "limit": limit})
         started = time.perf_counter()
         results = {}
@@ -239,11 +296,14 @@ def _bench(
 def _try_plot(draw: Any) -> None:
     try:
         draw()
-    except ConfigError as exc:  # matplotlib is a dev dependency: no plots, same results
+    except ConfigError as exc:  # matplotlib is in the bench extra: no plots, same results
         click.echo(f"plots skipped: {exc}", err=True)
 
 
 def _plots(dataset: str, results: dict[str, Any], out: Path) -> None:
+    if not installed("matplotlib"):  # one notice for the run, not one per plot
+        click.echo(f"plots skipped: they need matplotlib ({BENCH_EXTRA})", err=True)
+        return
     for label, r in results.items():
         name = dataset if label == dataset else f"{dataset}_{label}"
         _try_plot(

@@ -92,10 +92,9 @@ def _pyplot() -> Any:
 
         matplotlib.use("Agg")  # files only; no display on CI
         import matplotlib.pyplot as plt
-    except ImportError as exc:  # a dev dependency: `recall bench` writes its JSON without it
+    except ImportError as exc:  # the bench extra: `recall bench` writes its JSON without it
         raise ConfigError(
-            f"plots need matplotlib, a dev dependency ({exc}): pip install 'recall-memory[dev]' "
-            "or run from the repository (make install)"
+            f"plots need matplotlib ({exc}): pip install 'recall-memory[bench]'"
         ) from exc
     return plt
 

@@ -170,7 +170,8 @@ def _ask_all(
     timed = {label: _Timed() for label in [*searches, "baseline"]}
     warm = dict.fromkeys(mems, 0.0)
     base_build = 0.0
-    embedder = recall.load_embedder("minilm")
+    # The baseline's MiniLM runs on sentence-transformers (torch): loaded only for it.
+    embedder = recall.load_embedder("minilm") if cfg.baseline else None
     client = chroma_memory_client() if cfg.baseline else None
     docs = ds.docs_by_user()
     turn = 0
@@ -181,7 +182,7 @@ def _ask_all(
             warm[spec] += time.perf_counter() - t0
         asked = dict(searches)
         base = None
-        if client is not None:
+        if client is not None and embedder is not None:
             t0 = time.perf_counter()
             base = EnsembleBaseline(
                 client, embedder, docs[user], [ds.doc_text(d) for d in docs[user]]
