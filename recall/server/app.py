@@ -132,10 +132,13 @@ def uvicorn_options(conf: ServerSettings) -> dict[str, Any]:
         "host": conf.host,
         "port": conf.port,
         "log_level": "warning",
-        "http": bounded_protocol(conf.header_timeout_s, conf.max_header_bytes),
+        # The connection cap is the protocol's: a JSON 503 and the socket closed at once
+        # (uvicorn's limit_concurrency keeps the socket until it sends a request).
+        "http": bounded_protocol(
+            conf.header_timeout_s, conf.max_header_bytes, conf.max_connections
+        ),
         "h11_max_incomplete_event_size": conf.max_header_bytes,
         "timeout_keep_alive": conf.keep_alive_s,
-        "limit_concurrency": conf.max_connections,
         "timeout_graceful_shutdown": int(conf.request_timeout_s),
     }
 

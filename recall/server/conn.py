@@ -10,6 +10,11 @@ headers. When it runs out the client gets a JSON 408 and the connection is close
 The header bytes are capped too (h11 by ``h11_max_incomplete_event_size``, httptools here:
 uvicorn sets no cap of its own on the httptools path).
 
+Past ``max_connections`` open connections a new one is answered a JSON 503 and closed at
+once. uvicorn's own ``limit_concurrency`` answers plain text, and only once the extra
+connection has sent a request: until then it holds a socket, the very thing a flood of
+silent clients runs the server out of.
+
 The body has its own limit in the :class:`~recall.server.gate.Gate` (``body_timeout_s``).
 """
 
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any, cast
 
 __all__ = ["bounded_protocol"]
 
@@ -35,9 +41,23 @@ class _HeaderDeadline:
 
     header_timeout_s: float = 10.0
     max_header_bytes: int = 64 * 1024
+    max_connections: int = 256
     transport: asyncio.Transport
+    connections: set[Any]
     loop: asyncio.AbstractEventLoop
     _header_timer: asyncio.TimerHandle | None = None
+
+    def _admit(self) -> None:
+        """Arm the header timer, or turn the connection away when the server is full."""
+        if len(self.connections) > self.max_connections:
+            message = (
+                f"the server holds {self.max_connections} connections "
+                "(RECALL_SERVER_MAX_CONNECTIONS); retry shortly"
+            )
+            self.transport.write(_answer(503, "Service Unavailable", message))
+            self.transport.close()
+            return
+        self._arm()
 
     def _arm(self) -> None:
         if self._header_timer is None:
@@ -59,16 +79,29 @@ class _HeaderDeadline:
             self.transport.close()
 
 
-def bounded_protocol(header_timeout_s: float, max_header_bytes: int) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol class with a header deadline (see the module docs)."""
-    try:
-        import httptools  # noqa: F401  (uvicorn's own test for its faster parser)
-    except ImportError:
-        return _h11(header_timeout_s, max_header_bytes)
-    return _httptools(header_timeout_s, max_header_bytes)
+def bounded_protocol(
+    header_timeout_s: float, max_header_bytes: int, max_connections: int, *, parser: str = "auto"
+) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol class with a header deadline and a connection cap (see the
+    module docs); ``parser``: "auto" (httptools when installed, as uvicorn picks), "h11" or
+    "httptools"."""
+    if parser == "auto":
+        try:
+            import httptools  # noqa: F401  (uvicorn's own test for its faster parser)
+        except ImportError:
+            parser = "h11"
+        else:
+            parser = "httptools"
+    make = _h11 if parser == "h11" else _httptools
+    # A new class per call (made inside the factory), so setting its limits touches no other.
+    protocol = make()
+    protocol.header_timeout_s = header_timeout_s
+    protocol.max_header_bytes = max_header_bytes
+    protocol.max_connections = max_connections
+    return cast("type[asyncio.Protocol]", protocol)
 
 
-def _httptools(header_timeout_s: float, max_header_bytes: int) -> type[asyncio.Protocol]:
+def _httptools() -> type[_HeaderDeadline]:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     class Bounded(_HeaderDeadline, HttpToolsProtocol):
@@ -78,7 +111,7 @@ def _httptools(header_timeout_s: float, max_header_bytes: int) -> type[asyncio.P
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self._arm()
+            self._admit()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
@@ -107,12 +140,10 @@ def _httptools(header_timeout_s: float, max_header_bytes: int) -> type[asyncio.P
                 # Raised inside a parser callback: uvicorn answers 400 and closes.
                 raise ValueError("request headers over the limit")
 
-    Bounded.header_timeout_s = header_timeout_s
-    Bounded.max_header_bytes = max_header_bytes
     return Bounded
 
 
-def _h11(header_timeout_s: float, max_header_bytes: int) -> type[asyncio.Protocol]:
+def _h11() -> type[_HeaderDeadline]:
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -121,7 +152,7 @@ def _h11(header_timeout_s: float, max_header_bytes: int) -> type[asyncio.Protoco
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self._arm()
+            self._admit()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
@@ -134,6 +165,4 @@ def _h11(header_timeout_s: float, max_header_bytes: int) -> type[asyncio.Protoco
             else:
                 self._disarm()
 
-    Bounded.header_timeout_s = header_timeout_s
-    Bounded.max_header_bytes = max_header_bytes
     return Bounded
