@@ -155,7 +155,7 @@ def test_vectors_removed_beside_a_pending_user_are_still_found(
     try:
         client.get_collection(name).delete(where={"rid": ids[0]})
     finally:
-        client.close()
+        client.close()  # type: ignore[attr-defined]
     with caplog.at_level(logging.INFO, logger="recall"):
         m = recall.open(settings=recall.Settings(path=path, **one))
     try:
