@@ -47,8 +47,9 @@ class ServerSettings(_Group):
     )
     allowed_origins: str | None = Field(
         None,
-        description="Browser origins answered besides the server's own, comma-separated, e.g. "
-        "'https://app.example,http://localhost:*' ('*': any); any other Origin answers HTTP 403.",
+        description="Browser origins answered besides loopback pages and the server's own, "
+        "comma-separated, e.g. 'https://app.example,http://tools.lan:*' ('*': any); any other "
+        "Origin answers HTTP 403.",
     )
     header_timeout_s: float = Field(
         10.0,
@@ -71,8 +72,8 @@ class ServerSettings(_Group):
     max_connections: int = Field(
         256,
         ge=1,
-        description="Open connections (and requests in flight) at most; past it a new request "
-        "answers HTTP 503.",
+        description="Open connections at most; past it a new one is answered HTTP 503 and "
+        "closed at once.",
     )
     tenant_concurrency: int = Field(
         2,
