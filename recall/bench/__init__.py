@@ -14,10 +14,12 @@ The stages, each a module:
 - :mod:`~recall.bench.report` (JSON with versions and git commit, PNG plots) and
   :mod:`~recall.bench.cli`, the click command ``bench``.
 
-Only the package's core dependencies are imported at module level. The two dev-only ones
-are imported where they are used and raise :class:`~recall.errors.ConfigError` naming the
-fix when missing: ``rank_bm25`` (the baseline; ``--no-baseline`` runs without it) and
-``matplotlib`` (the plots; without it the JSON is still written). The scripts that are not
+Only the package's core dependencies are imported at module level: a plain install runs
+``recall bench``. The ``bench`` extra's packages are imported where they are used: the
+baseline's (``rank_bm25``, MiniLM on ``sentence_transformers``), skipped with a one-line
+notice when missing unless ``--baseline`` insists, and ``matplotlib`` (the plots; without
+it the JSON is still written). torch is imported only when a chosen spec, the baseline or
+``--scale`` runs on it. The scripts that are not
 part of ``recall bench`` (ablation, latency and throughput runs, markdown tables) stay in
 the repository's ``benchmarks/`` folder.
 """
