@@ -20,7 +20,9 @@ __all__ = ["serve"]
     show_default=True,
     help="stdio: MCP for a host that starts this process; http: MCP at /mcp and REST at /v1.",
 )
-@click.option("--user", "user_id", default=None, help="Serve one user: tools may omit user_id.")
+@click.option(
+    "--user", "user_id", default=None, help="Serve this user only: tools act on it, refuse others."
+)
 @click.option(
     "--host", default=None, help="HTTP address (default $RECALL_SERVER_HOST, else 127.0.0.1)."
 )
