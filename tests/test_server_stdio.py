@@ -1,0 +1,139 @@
+"""MCP over stdio answers every line: `recall serve` as a real subprocess, spoken to with
+raw lines on its stdin. A line that is not JSON gets a JSON-RPC parse error, a JSON value
+that is not a JSON-RPC message an invalid-request error, and the session goes on."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from recall.server.stdio import error_for
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RECALL_")}
+    env.update(
+        ANONYMIZED_TELEMETRY="False",
+        HF_HUB_OFFLINE="1",
+        TOKENIZERS_PARALLELISM="false",
+        RECALL_VECTOR_PARTITIONS="4",
+        HOME=str(tmp_path),
+    )
+    return env
+
+
+class _Lines:
+    """The server's stdout, a line at a time, with a timeout."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self._lines: queue.Queue[bytes] = queue.Queue()
+        assert proc.stdout is not None
+        stdout = proc.stdout
+
+        def pump() -> None:
+            for line in stdout:
+                self._lines.put(line)
+
+        self._stdout = stdout
+        self._pump = threading.Thread(target=pump, daemon=True)
+        self._pump.start()
+
+    def close(self) -> None:
+        """After the process ended: the pump has read EOF."""
+        self._pump.join(timeout=30)
+        self._stdout.close()
+
+    def next(self, timeout: float = 120) -> dict[str, Any]:
+        answer: dict[str, Any] = json.loads(self._lines.get(timeout=timeout))
+        return answer
+
+
+@pytest.mark.slow
+def test_a_garbage_line_gets_a_parse_error_and_the_session_goes_on(tmp_path: Path) -> None:
+    args = ["-m", "recall.cli", "serve", "--path", str(tmp_path / "memory"), "--user", "u1"]
+    log = tmp_path / "serve.log"
+    with log.open("wb") as err:
+        proc = subprocess.Popen(
+            [sys.executable, *args],
+            env=_env(tmp_path),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+        )
+    assert proc.stdin is not None
+    lines = _Lines(proc)
+
+    def send(raw: bytes) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(raw)
+        proc.stdin.flush()
+
+    try:
+        send(b"this is not json {\n")
+        parse = lines.next()
+        assert parse["jsonrpc"] == "2.0" and parse["id"] is None, parse
+        assert parse["error"]["code"] == -32700
+        send(b"\n")  # a blank line is skipped, not answered
+        send(b'{"jsonrpc": "2.0", "id": 7, "method": 3}\n')
+        invalid = lines.next()
+        assert invalid["id"] == 7 and invalid["error"]["code"] == -32600, invalid
+        send(b"\xff\xfe\n")  # not UTF-8 either
+        assert lines.next()["error"]["code"] == -32700
+        initialize = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "0"},
+            },
+        }
+        send(json.dumps(initialize).encode() + b"\n")
+        ready = lines.next()
+        assert ready["id"] == 1 and ready["result"]["serverInfo"]["name"] == "recall", ready
+        send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        send(b'{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\n')
+        tools = lines.next()
+        assert tools["id"] == 2 and "deep_recall" in {t["name"] for t in tools["result"]["tools"]}
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        lines.close()
+    text = log.read_text(errors="replace")
+    assert "Traceback" not in text, text
+
+
+def test_error_for_reads_the_failure() -> None:
+    import mcp_types
+
+    def failure(line: str) -> Exception:
+        try:
+            mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except ValidationError as exc:
+            return exc
+        raise AssertionError("a valid message")
+
+    assert error_for(failure("   \n")) is None
+    parse = error_for(failure("nope"))
+    assert parse is not None and parse.error.code == -32700 and parse.id is None
+    batch = error_for(failure("[1, 2]"))
+    assert batch is not None and batch.error.code == -32600 and batch.id is None
+    named = error_for(failure('{"jsonrpc": "2.0", "id": "a", "method": []}'))
+    assert named is not None and named.id == "a"
+    other = error_for(UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"))
+    assert other is not None and other.error.code == -32700
