@@ -35,39 +35,14 @@ import anyio
 import httpx
 
 RESULTS = Path(__file__).resolve().parent / "results" / "fairness.json"
+# fmt: off
 WORDS = [
-    "cache",
-    "deploy",
-    "friday",
-    "redis",
-    "tea",
-    "coffee",
-    "budget",
-    "launch",
-    "design",
-    "review",
-    "invoice",
-    "garden",
-    "piano",
-    "travel",
-    "kyoto",
-    "lisbon",
-    "marathon",
-    "recipe",
-    "pasta",
-    "allergy",
-    "dentist",
-    "meeting",
-    "sprint",
-    "backup",
-    "laptop",
-    "keyboard",
-    "novel",
-    "jazz",
-    "hiking",
-    "river",
+    "cache", "deploy", "friday", "redis", "tea", "coffee", "budget", "launch", "design", "review",
+    "invoice", "garden", "piano", "travel", "kyoto", "lisbon", "marathon", "recipe", "pasta", "allergy",
+    "dentist", "meeting", "sprint", "backup", "laptop", "keyboard", "novel", "jazz", "hiking", "river",
     "camera",
 ]
+# fmt: on
 QUERIES = [
     "which cache did we choose",
     "when is the deploy",
