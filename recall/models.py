@@ -13,10 +13,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from .errors import InputError
 
 __all__ = [
-    "MAX_METADATA_BYTES",
-    "MAX_METADATA_DEPTH",
     "Hit",
     "JsonObject",
+    "MAX_METADATA_BYTES",
+    "MAX_METADATA_DEPTH",
     "RecallRequest",
     "Record",
     "as_utc",

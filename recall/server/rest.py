@@ -48,8 +48,8 @@ from .errors import InProgressError, KeyReusedError, NotFoundError, status_for
 __all__ = [
     "ENDPOINTS",
     "EXCEPTION_HANDLERS",
-    "IDEMPOTENCY_HEADER",
     "Endpoint",
+    "IDEMPOTENCY_HEADER",
     "RestApi",
     "error_response",
     "http_error",

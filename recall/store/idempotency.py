@@ -21,7 +21,14 @@ from typing import Literal
 
 from .sqlite import SQLiteStore
 
-__all__ = ["STALE_S", "TTL_S", "Claim", "begin", "finish", "release"]
+__all__ = [
+    "Claim",
+    "STALE_S",
+    "TTL_S",
+    "begin",
+    "finish",
+    "release",
+]
 
 #: How long an answer is remembered (seconds): a day covers any client's retry loop.
 TTL_S = 24 * 3600.0
