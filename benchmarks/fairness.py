@@ -37,10 +37,10 @@ import httpx
 RESULTS = Path(__file__).resolve().parent / "results" / "fairness.json"
 # fmt: off
 WORDS = [
-    "cache", "deploy", "friday", "redis", "tea", "coffee", "budget", "launch", "design", "review",
-    "invoice", "garden", "piano", "travel", "kyoto", "lisbon", "marathon", "recipe", "pasta", "allergy",
-    "dentist", "meeting", "sprint", "backup", "laptop", "keyboard", "novel", "jazz", "hiking", "river",
-    "camera",
+    "cache", "deploy", "friday", "redis", "tea", "coffee", "budget", "launch",
+    "design", "review", "invoice", "garden", "piano", "travel", "kyoto", "lisbon",
+    "marathon", "recipe", "pasta", "allergy", "dentist", "meeting", "sprint", "backup",
+    "laptop", "keyboard", "novel", "jazz", "hiking", "river", "camera",
 ]
 # fmt: on
 QUERIES = [
