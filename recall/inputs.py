@@ -20,6 +20,7 @@ from .models import (
     Record,
     require_text,
     require_user_id,
+    shown,
     utcnow,
     validate_kind,
     validation_message,
@@ -148,9 +149,9 @@ def recall_request(
         )
     top_k = r.default_top_k if top_k is None else top_k
     if isinstance(top_k, bool) or not isinstance(top_k, int):
-        raise InputError(f"top_k must be an integer, got {top_k!r}")
+        raise InputError(f"top_k must be an integer, got {shown(top_k)}")
     if not 1 <= top_k <= r.max_top_k:
-        raise InputError(f"top_k must be between 1 and {r.max_top_k}, got {top_k}")
+        raise InputError(f"top_k must be between 1 and {r.max_top_k}, got {shown(top_k)}")
     if kinds is None:
         kinds = depth_kinds(depth, settings)
     elif isinstance(kinds, str):
@@ -174,7 +175,7 @@ def depth_kinds(depth: object, settings: Settings) -> tuple[str, ...]:
         return r.recall_kinds
     if depth == "archive":
         return (*r.recall_kinds, *r.archive_kinds)
-    raise InputError(f"depth must be 'recent' or 'archive', got {depth!r}")
+    raise InputError(f"depth must be 'recent' or 'archive', got {shown(depth)}")
 
 
 def fusion_params(alpha: object, fusion: object, settings: Settings) -> tuple[float, Fusion]:
@@ -182,11 +183,11 @@ def fusion_params(alpha: object, fusion: object, settings: Settings) -> tuple[fl
     if alpha is None:
         alpha = settings.retrieval.alpha
     if isinstance(alpha, bool) or not (isinstance(alpha, int | float) and 0.0 <= alpha <= 1.0):
-        raise InputError(f"alpha must be a number in [0, 1], got {alpha!r}")
+        raise InputError(f"alpha must be a number in [0, 1], got {shown(alpha)}")
     fusion = fusion or settings.retrieval.fusion
     if isinstance(fusion, str) and fusion in ("linear", "rrf"):
         return float(alpha), fusion  # type: ignore[return-value]
-    raise InputError(f"fusion must be 'linear' or 'rrf', got {fusion!r}")
+    raise InputError(f"fusion must be 'linear' or 'rrf', got {shown(fusion)}")
 
 
 def memory_request(user_input: object, user_id: object, max_tokens: object) -> str:
@@ -200,7 +201,7 @@ def memory_request(user_input: object, user_id: object, max_tokens: object) -> s
     if max_tokens is not None and (
         isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 0
     ):
-        raise InputError(f"max_tokens must be a non-negative int, got {max_tokens!r}")
+        raise InputError(f"max_tokens must be a non-negative int, got {shown(max_tokens)}")
     return require_user_id(user_id)
 
 

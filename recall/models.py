@@ -25,6 +25,7 @@ __all__ = [
     "check_text",
     "require_text",
     "require_user_id",
+    "shown",
     "stored_metadata",
     "utcnow",
     "validate_kind",
@@ -144,6 +145,16 @@ def stored_metadata(raw: str, record_id: str) -> dict[str, Any]:
         _DROPPED,
     )
     return {_DROPPED: f"stored metadata {reason}; rewrite the record"}
+
+
+def shown(value: object, limit: int = 80) -> str:
+    """``repr(value)`` for an error message: cut to ``limit`` characters, and never raising
+    (an int past Python's digit limit or a list nested past the recursion limit would)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def check_text(value: str, name: str) -> str:
