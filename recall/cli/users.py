@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
 from .app import main, open_memory, path_option, url_option
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 __all__ = ["delete_user", "export_user", "import_user"]
 
@@ -16,20 +19,70 @@ __all__ = ["delete_user", "export_user", "import_user"]
 @main.command("delete-user")
 @click.option("--user", "user_id", required=True, help="Whose memory to erase.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option(
+    "--vacuum",
+    is_flag=True,
+    help="Then remove what the database files keep of deleted rows: VACUUM (FULL on "
+    "PostgreSQL: locks each table while it is rewritten) and the write-ahead log "
+    "truncated; the embedded Chroma's file too.",
+)
 @path_option
 @url_option
-def delete_user(user_id: str, yes: bool, path: Path, chroma_url: str | None) -> None:
-    """Erase every record, article version, job and vector of USER (cannot be undone)."""
+def delete_user(user_id: str, yes: bool, vacuum: bool, path: Path, chroma_url: str | None) -> None:
+    """Erase every record, article version, job and vector of USER (cannot be undone).
+
+    The rows are gone for every reader at once; with --vacuum the files are rewritten
+    without them too. What PostgreSQL's WAL and Chroma's log still keep: the README,
+    "Erasure on a server store".
+    """
     if not yes:
         click.confirm(f"Erase all memory of user {user_id!r} in {path}?", abort=True)
     with open_memory(path, chroma_url) as mem:
         done = mem.delete_user(user_id)
+        settings = mem.settings
     if not done.existed:
         raise click.ClickException(f"user {user_id!r} holds no memory in {path}")
     click.echo(
         f"erased user {user_id}: {done.records} records, {done.articles} article versions, "
         f"{done.jobs} jobs, {done.vectors} vectors"
     )
+    if vacuum:
+        for line in _vacuum(settings):
+            click.echo(line)
+
+
+def _vacuum(settings: Settings) -> list[str]:
+    """VACUUM the store, then the embedded Chroma's SQLite file; what was done, a line each.
+
+    Run once the memory is closed: the Chroma client holds its file open while it lives.
+    """
+    from ..errors import StoreError
+    from ..store import open_store
+    from ..store.vacuum import vacuum_sqlite_file
+
+    storage = settings.storage
+    store = open_store(storage.path, storage.store_url, timeout_s=storage.store_timeout_s)
+    try:
+        lines = store.vacuum()
+    finally:
+        store.close()
+    if storage.chroma_url:
+        lines.append(
+            "the Chroma server's files are its own: run `chroma vacuum --path DATA` where it "
+            "runs; its log keeps the vectors until its index persists past them"
+        )
+        return lines
+    chroma = Path(storage.path) / "chroma" / "chroma.sqlite3"
+    if chroma.is_file():
+        try:
+            lines += vacuum_sqlite_file(chroma)
+        except StoreError as exc:  # another process has the folder open: nothing changed
+            lines.append(f"skipped {chroma}: {exc}")
+    lines.append(
+        "  Chroma's own log (embeddings_queue in chroma.sqlite3) keeps the erased vectors "
+        "and ids until its index persists past them (README: Erasure on a server store)"
+    )
+    return lines
 
 
 @main.command("export-user")

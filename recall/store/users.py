@@ -20,6 +20,7 @@ from .articles import insert_article, read_article
 from .base import ArticleRow
 from .journal import JobJournal
 from .records import bump_version, put_records
+from .vacuum import vacuum_sqlite
 
 __all__ = [
     "USER_TABLES",
@@ -99,6 +100,12 @@ class UserStore(JobJournal):
             # folded in and cut at the next checkpoint that finds no reader.
             log.warning("recall: erased user %r; the write-ahead log is truncated later", user_id)
         return counts
+
+    def vacuum(self) -> list[str]:
+        """Rebuild the file without its free pages and truncate its log (``recall
+        delete-user --vacuum``); returns what was done, one line each."""
+        with self._lock:
+            return vacuum_sqlite(self._db, self.path)
 
     def articles(self, user_id: str) -> list[ArticleRow]:
         """Every stored version of the user's article, oldest first."""
