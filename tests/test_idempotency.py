@@ -175,3 +175,15 @@ def test_the_table_comes_with_the_schema(tmp_path: Any) -> None:
         assert idempotency.begin(store, "u1", "k", "r").state == "new"
     finally:
         store.close()
+
+
+def test_the_openapi_document_names_the_header() -> None:
+    from recall.server.openapi import openapi_document
+
+    paths = openapi_document()["paths"]
+    for path in ("notes", "memories", "import"):
+        params = paths[f"/v1/users/{{user}}/{path}"]["post"]["parameters"]
+        assert "Idempotency-Key" in [p["name"] for p in params if p["in"] == "header"]
+    assert "parameters" not in paths["/v1/users/{user}/recall"]["post"] or all(
+        p["in"] != "header" for p in paths["/v1/users/{user}/recall"]["post"]["parameters"]
+    )

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from .. import __version__
-from .rest import ENDPOINTS, Endpoint
+from .rest import ENDPOINTS, IDEMPOTENCY_HEADER, Endpoint
 from .schemas import ErrorBody
 
 __all__ = ["openapi_document"]
@@ -40,10 +40,27 @@ _QUERY: dict[str, list[dict[str, Any]]] = {
     ],
 }
 
+# The POST writes that take an Idempotency-Key (rest.RestApi._write).
+_IDEMPOTENT = {"remember", "notes", "import_"}
+_KEY_PARAM: dict[str, Any] = {
+    "name": IDEMPOTENCY_HEADER,
+    "in": "header",
+    "required": False,
+    "description": (
+        "A new unique value (a UUID) per write. The first request with a key runs and its "
+        "answer is remembered for 24 h; a retry with the same key (after a 504, a lost "
+        "connection) gets that answer and writes nothing; 409 while the first still runs, "
+        "422 when the key comes with a different request."
+    ),
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+}
+
 _DESCRIPTION = (
     "recall's memory server. Every /v1 route needs `Authorization: Bearer KEY` when the "
     "server has API keys; a key's tenant T owns the user ids that start with `T:`. The MCP "
-    "endpoint (streamable HTTP, JSON-RPC) is at /mcp on the same port."
+    "endpoint (streamable HTTP, JSON-RPC) is at /mcp on the same port. Every error, an "
+    "unknown route or method included, is JSON `{error, status}`. POST writes take an "
+    "`Idempotency-Key` header and are then safe to retry."
 )
 
 
@@ -65,6 +82,8 @@ def _operation(e: Endpoint, schemas: _Schemas) -> dict[str, Any]:
         for name in re.findall(r"{(\w+)}", e.path)
     ]
     params += _QUERY.get(e.name, [])
+    if e.name in _IDEMPOTENT:
+        params.append(_KEY_PARAM)
     if params:
         op["parameters"] = params
     if e.body is not None:
@@ -85,8 +104,11 @@ def _operation(e: Endpoint, schemas: _Schemas) -> dict[str, Any]:
     if not e.public:
         error = {"application/json": {"schema": schemas.ref(ErrorBody)}}
         op["responses"]["default"] = {
-            "description": "400 bad input, 401/403 auth, 404, 409 conflict, 413 too large, "
-            "503 store or index down, 504 timed out",
+            "description": "400 bad input, 401/403 auth, 404, 409 conflict (an import onto a "
+            "user holding memory; an Idempotency-Key whose write still runs), 413 too large, "
+            "422 an Idempotency-Key reused with another request, 503 store or index down, "
+            "504 timed out (a write may still complete: retry with the same "
+            "Idempotency-Key)",
             "content": error,
         }
         op["security"] = [{"bearer": []}]
