@@ -2,11 +2,13 @@
 another tenant's recall latency?
 
 For each mode (the per-tenant limit on, ``RECALL_SERVER_TENANT_CONCURRENCY=2``, and off,
-``0``) a fresh server starts as a subprocess on 127.0.0.1 in a fresh folder (no keys: each
-user is its own tenant). The quiet tenant ``quiet`` gets ``--seed-notes`` notes, then runs
-``--recalls`` sequential ``POST /recall`` alone, then the same recalls while the tenant
-``bulk`` keeps ``--writers`` concurrent ``POST /notes`` of ``--batch`` notes each in flight.
-Texts and queries come from a seeded generator, so every run asks the same.
+``0``) a fresh server starts as a subprocess on 127.0.0.1 in a fresh folder, with two API
+keys: tenants ``quiet`` and ``bulk``. The quiet tenant's user ``quiet:q`` gets
+``--seed-notes`` notes, then runs ``--recalls`` sequential ``POST /recall`` alone, then the
+same recalls while tenant ``bulk`` keeps ``--writers`` concurrent ``POST /notes`` of
+``--batch`` notes each in flight, spread over ``--bulk-users`` of its users (one user's
+writes already queue on that user's index lock; many users' do not). Texts and queries
+come from a seeded generator, so every run asks the same.
 
     .venv/bin/python benchmarks/fairness.py [--recalls 40] [--writers 8] [--batch 200]
 
@@ -63,12 +65,16 @@ def _sentence(rng: random.Random) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 16))).capitalize() + "."
 
 
+QUIET_KEY, BULK_KEY = "quiet-key-0123456789", "bulk-key-01234567890"
+
+
 def _start(folder: Path, port: int, slots: int) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "ANONYMIZED_TELEMETRY": "False",
         "HF_HUB_OFFLINE": "1",
         "RECALL_SERVER_TENANT_CONCURRENCY": str(slots),
+        "RECALL_SERVER_API_KEYS": f"{QUIET_KEY}=quiet,{BULK_KEY}=bulk",
     }
     cmd = [sys.executable, "-m", "recall.cli", "serve", "--transport", "http"]
     cmd += ["--port", str(port), "--path", str(folder)]
@@ -104,7 +110,11 @@ async def _recalls(http: httpx.AsyncClient, n: int) -> list[float]:
     out = []
     for i in range(n):
         started = time.perf_counter()
-        r = await http.post("/v1/users/quiet/recall", json={"query": QUERIES[i % len(QUERIES)]})
+        r = await http.post(
+            "/v1/users/quiet:q/recall",
+            json={"query": QUERIES[i % len(QUERIES)]},
+            headers={"authorization": f"Bearer {QUIET_KEY}"},
+        )
         out.append(time.perf_counter() - started)
         r.raise_for_status()
     return out
@@ -114,7 +124,11 @@ async def _mode(url: str, args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     async with httpx.AsyncClient(base_url=url, timeout=300) as http:
         seed_notes = [{"text": _sentence(rng)} for _ in range(args.seed_notes)]
-        (await http.post("/v1/users/quiet/notes", json={"notes": seed_notes})).raise_for_status()
+        quiet = {"authorization": f"Bearer {QUIET_KEY}"}
+        seeded = await http.post(
+            "/v1/users/quiet:q/notes", json={"notes": seed_notes}, headers=quiet
+        )
+        seeded.raise_for_status()
         await _recalls(http, 3)  # the user's partitions warm, as on a running server
         load_alone = os.getloadavg()[0]
         alone = await _recalls(http, args.recalls)
@@ -130,7 +144,12 @@ async def _mode(url: str, args: argparse.Namespace) -> dict[str, Any]:
             while not done.is_set():
                 body = {"notes": batches[i % len(batches)]}
                 started = time.perf_counter()
-                r = await http.post("/v1/users/bulk/notes", json=body)
+                user = f"bulk:u{k % args.bulk_users}"
+                r = await http.post(
+                    f"/v1/users/{user}/notes",
+                    json=body,
+                    headers={"authorization": f"Bearer {BULK_KEY}"},
+                )
                 r.raise_for_status()
                 write_lat.append(time.perf_counter() - started)
                 written += args.batch
@@ -162,6 +181,7 @@ def main() -> None:
     ap.add_argument("--recalls", type=int, default=40, help="recalls per phase")
     ap.add_argument("--writers", type=int, default=8, help="concurrent bulk POST /notes")
     ap.add_argument("--batch", type=int, default=200, help="notes per bulk request")
+    ap.add_argument("--bulk-users", type=int, default=8, help="users the bulk tenant writes")
     ap.add_argument("--seed-notes", type=int, default=200, help="the quiet tenant's notes")
     ap.add_argument("--ramp-s", type=float, default=2.0, help="bulk running before recalls")
     ap.add_argument("--slots", type=int, default=2, help="tenant slots of the 'on' mode")
