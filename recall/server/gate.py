@@ -49,7 +49,7 @@ from .errors import (
 )
 from .rest import error_response
 
-__all__ = ["Gate", "Doors"]
+__all__ = ["Doors", "Gate"]
 
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _JSON = frozenset({"application/json"})
