@@ -30,7 +30,7 @@ from ..errors import InputError
 from ..index.embed import Embedder
 from ..index.spec import IndexSpec
 from ..llm import LLMClient
-from ..models import Record, require_user_id
+from ..models import Record, require_user_id, shown
 from ..settings import Settings
 from ..store import Job, Store, Transaction, new_job_id
 from ..text import count_tokens
@@ -133,7 +133,7 @@ class Lifecycle:
         """
         uid = require_user_id(user_id)
         if not isinstance(background, bool):
-            raise InputError(f"background must be True or False, got {background!r}")
+            raise InputError(f"background must be True or False, got {shown(background)}")
         payload = self._payload(states)
         job_id, now = new_job_id()
         at = now if at is None else check_time(at)

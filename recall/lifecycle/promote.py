@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from ..errors import InputError, StoreError
-from ..models import Record, utcnow
+from ..models import Record, shown, utcnow
 from ..settings import LifecycleSettings
 from ..store import ArticleRow, Store
 from ..text import split_passages
@@ -45,9 +45,9 @@ class Conflict(Exception):
 def read_long_term(store: Store, user_id: str, version: int | None = None) -> LongTerm:
     """Version ``version`` of the user's article (None: the newest; 0: the empty one)."""
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise InputError(f"version must be an integer, got {version!r}")
+        raise InputError(f"version must be an integer, got {shown(version)}")
     if version is not None and not 0 <= version < 2**63:  # SQLite's INTEGER range
-        raise InputError(f"version must be 0 or more, got {version}")
+        raise InputError(f"version must be 0 or more, got {shown(version)}")
     row = store.article(user_id, version)
     if row is not None:
         return LongTerm.from_row(row)
