@@ -24,8 +24,6 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from ..errors import InputError
 from ..index.embed import Embedder
 from ..index.spec import IndexSpec
@@ -38,6 +36,7 @@ from .answer import AnswerWithSummary, parse_answer_with_summary
 from .article import LongTerm
 from .promote import promote_all, read_long_term
 from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
+from .result import UpdateResult
 from .states import check_text, check_time, to_turns
 from .summarize import ExtractiveSummarizer, LLMSummarizer, Summarizer
 from .tiers import turn_records
@@ -52,20 +51,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-
-class UpdateResult(BaseModel):
-    """What one update_memory call did (or, with ``queued``, will do)."""
-
-    user_id: str
-    job_id: str
-    summary_id: str = Field(description="Id of the short-term summary (known even if queued).")
-    queued: bool = Field(False, description="Background mode: the work runs on the worker.")
-    promoted: bool = Field(False, description="True when at least one promotion ran.")
-    promoted_ids: list[str] = Field(default_factory=list, description="Summaries promoted.")
-    versions: list[int] = Field(default_factory=list, description="Chapter versions written.")
-    version: int = Field(0, description="The user's chapter version after the call.")
-    short_term_count: int = Field(0, description="Short-term summaries after the call.")
 
 
 class Lifecycle:
