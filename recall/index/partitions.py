@@ -83,6 +83,7 @@ class PartitionCache:
         self._pool: ThreadPoolExecutor | None = None
         self._queued: set[str] = set()
         self._last: Future[None] | None = None
+        self._closed = False
 
     def get(self, user_id: str, kinds: tuple[str, ...], embedder: Embedder) -> Partition:
         """The user's partition of ``kinds`` at the store's current version."""
@@ -126,7 +127,7 @@ class PartitionCache:
         """
         wanted = {*kinds, *(k[1] for k in list(self._cache) if k[0] == user_id)}
         with self._lock:
-            if user_id in self._queued:
+            if self._closed or user_id in self._queued:
                 return
             self._queued.add(user_id)
             if self._pool is None:
@@ -160,6 +161,7 @@ class PartitionCache:
         """Stop the background thread (queued rebuilds are dropped, a running one ends)."""
         with self._lock:
             pool, self._pool = self._pool, None
+            self._closed = True  # a late write must not start a new thread
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
