@@ -3,8 +3,10 @@
 ``recall serve`` runs it; :func:`build_app` gives the ASGI app to mount elsewhere;
 :class:`AsyncMemory` is the awaitable face of :class:`recall.Memory` for async hosts.
 Modules: :mod:`.aio` (off-loop calls), :mod:`.auth` (API keys and tenants), :mod:`.gate`
-(the HTTP front door), :mod:`.rest` and :mod:`.openapi` (the REST API), :mod:`.mcp` (the
-MCP tools), :mod:`.app` (wiring and the two transports).
+(the HTTP front door), :mod:`.rest` and :mod:`.openapi` (the REST API), with :mod:`.bodies`
+(strict JSON bodies), :mod:`.idempotent` (the ``Idempotency-Key``) and
+:mod:`.error_answers` (failures as JSON), :mod:`.mcp` (the MCP tools), :mod:`.app` (wiring
+and the two transports).
 """
 
 from .aio import AsyncMemory, warm_up
