@@ -103,11 +103,30 @@ class OnnxMiniLMEmbedder:
         # Batches of similar length pad little: sort by length, embed, put back in order.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
+        for chunk in _length_batches(order, [len(t) for t in texts], self.batch_size):
             out[chunk] = self._batch([texts[i] for i in chunk])
         return out
 
     def embed_query(self, text: str) -> Vectors:
         row: Vectors = self._batch([text])[0]
         return row
+
+
+def _length_batches(order: list[int], lengths: list[int], size: int) -> list[list[int]]:
+    """``order`` (indices sorted by length) cut into batches of at most ``size`` whose
+    longest text is at most twice the shortest (64 characters at least).
+
+    Every text of a batch is padded to its longest: one long summary written with a dozen
+    short turns (what one ``update_memory`` indexes) would make the turns cost as much as
+    the summary each.
+    """
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for i in order:
+        if current and (len(current) == size or lengths[i] > 2 * max(lengths[current[0]], 64)):
+            batches.append(current)
+            current = []
+        current.append(i)
+    if current:
+        batches.append(current)
+    return batches
