@@ -2,7 +2,8 @@
 
 :class:`Memory` is assembled from one part per concern, each a module of its own: the core
 (:mod:`.core`: records in, hits out) and the memory tiers (:mod:`.tiers`: update_memory,
-short-term, the long-term article). None holds retrieval or lifecycle logic of its own.
+short-term, the long-term article), whole users (:mod:`.users`) and forgetting a fact
+everywhere (:mod:`.forget`). None holds retrieval or lifecycle logic of its own.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from pathlib import Path
 
 from ..inputs import open_settings
 from ..settings import Settings
+from .forget import ForgetMethods
 from .tiers import TierMethods
 from .users import UserMethods
 
 __all__ = ["Memory", "open"]
 
 
-class Memory(TierMethods, UserMethods):
+class Memory(ForgetMethods, TierMethods, UserMethods):
     """One memory folder: a SQLite store, a Chroma vector index and BM25 partitions."""
 
 

@@ -225,6 +225,11 @@ class Store(Protocol):
         """Every stored version of the user's article, oldest first."""
         ...
 
+    def rewrite_articles(self, rows: Sequence[ArticleRow]) -> int:
+        """Overwrite the chapters of these stored versions in place (``forget`` scrubs a
+        fact from old versions: no other write changes a version); returns rows changed."""
+        ...
+
     def import_user(
         self, user_id: str, records: Sequence[Record], articles: Sequence[ArticleRow]
     ) -> int:

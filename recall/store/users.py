@@ -112,6 +112,18 @@ class UserStore(JobJournal):
         with self._lock, mapped("reading the store"):
             return article_rows(self._db, user_id)
 
+    def rewrite_articles(self, rows: Sequence[ArticleRow]) -> int:
+        """Overwrite the chapters of these stored versions in place; rows changed."""
+        with self._write() as db:
+            return sum(
+                db.execute(
+                    "UPDATE lt_articles SET bedrock = ?, evolutionary = ?, dynamic = ? "
+                    "WHERE user_id = ? AND version = ?",
+                    (r.bedrock, r.evolutionary, r.dynamic, r.user_id, r.version),
+                ).rowcount
+                for r in rows
+            )
+
     def import_user(
         self, user_id: str, records: Sequence[Record], articles: Sequence[ArticleRow]
     ) -> int:
