@@ -34,6 +34,7 @@ from ..store import Job, Store, Transaction, new_job_id
 from ..text import count_tokens
 from .answer import AnswerWithSummary, parse_answer_with_summary
 from .article import LongTerm
+from .privacy import without_private
 from .promote import promote_all, read_long_term
 from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
 from .result import UpdateResult
@@ -122,6 +123,11 @@ class Lifecycle:
         payload = self._payload(states)
         job_id, now = new_job_id()
         at = now if at is None else check_time(at)
+        if payload.get("messages") == []:  # every turn was private: nothing is written
+            lt, short = self.long_term(uid).version, len(self.short_term(uid))
+            return UpdateResult(
+                user_id=uid, job_id=job_id, summary_id="", version=lt, short_term_count=short
+            )
         if background:
             self.store.add_job(job_id, uid, at, payload)
             self._worker.submit(job_id)
@@ -199,6 +205,8 @@ class Lifecycle:
                 raise InputError("states is an empty string: there is nothing to remember")
             return {"text": text}
         turns = to_turns(states, max_chars=self.settings.lifecycle.max_states_chars)
+        # What the user asked not to keep never reaches the journal, the summary or the turns.
+        turns = without_private(turns)
         # Journaled flattened, so a stored job needs no foreign objects to be replayed.
         return {"messages": [{"role": t.role, "content": t.text, "name": t.name} for t in turns]}
 

@@ -12,7 +12,10 @@ class UpdateResult(BaseModel):
 
     user_id: str
     job_id: str
-    summary_id: str = Field(description="Id of the short-term summary (known even if queued).")
+    summary_id: str = Field(
+        description="Id of the short-term summary (known even if queued); empty when every "
+        "turn was one the user asked not to keep (recall.lifecycle.privacy): nothing written."
+    )
     queued: bool = Field(False, description="Background mode: the work runs on the worker.")
     promoted: bool = Field(False, description="True when at least one promotion ran.")
     promoted_ids: list[str] = Field(default_factory=list, description="Summaries promoted.")
