@@ -170,3 +170,26 @@ def test_get_mcp_is_refused_not_held(mem: recall.Memory) -> None:
             timeout=5,
         )
         assert r.status_code == 405 and r.json()["status"] == 405
+
+
+def test_a_header_value_that_never_ends_is_cut_at_the_cap(mem: recall.Memory) -> None:
+    # httptools buffers a header value until the next header: the raw bytes are counted.
+    with _server(mem, "httptools", max_header_bytes=4096, header_timeout_s=5.0) as addr:
+        sock = _connect(addr)
+        with sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: ")
+            try:
+                for _ in range(64):
+                    sock.sendall(b"a" * 1024)
+                    time.sleep(0.005)
+            except OSError:
+                pass  # the server closed on us mid-stream: that is the point
+            status, body = _json_answer(_read_until_closed(sock))
+        assert status == 431 and "RECALL_SERVER_MAX_HEADER_BYTES" in body["error"]
+        big = httpx.post(  # a body far over the header cap, in the same packets as headers
+            f"http://{addr[0]}:{addr[1]}/v1/users/acme:bob/notes",
+            json={"notes": [{"text": "x" * 20_000}]},
+            headers=AUTH,
+            timeout=10,
+        )
+        assert big.status_code == 201, big.text

@@ -68,6 +68,33 @@ class _HeaderDeadline:
             self._header_timer.cancel()
             self._header_timer = None
 
+    # Raw bytes of the header phase (httptools keeps a header value in its own buffer until
+    # the next header starts, so a value that never ends reaches no parser callback).
+    _raw_bytes = 0
+    _tail = b""
+
+    def _header_phase_fits(self, data: bytes) -> bool:
+        """Count ``data`` while the headers are awaited; False (431 sent, connection
+        closed) once they pass ``max_header_bytes`` with no end in sight."""
+        if self._header_timer is None:
+            return True
+        seen = self._tail + data
+        if b"\r\n\r\n" in seen:
+            self._raw_bytes = 0  # the headers end in this chunk: the rest is the body
+        else:
+            self._raw_bytes += len(data)
+            if self._raw_bytes > self.max_header_bytes:
+                self._disarm()
+                message = (
+                    f"the request headers are over {self.max_header_bytes} bytes "
+                    "(RECALL_SERVER_MAX_HEADER_BYTES); send fewer or shorter headers"
+                )
+                self.transport.write(_answer(431, "Request Header Fields Too Large", message))
+                self.transport.close()
+                return False
+        self._tail = seen[-3:]
+        return True
+
     def _timed_out(self) -> None:
         self._header_timer = None
         if not self.transport.is_closing():
@@ -113,13 +140,17 @@ def _httptools() -> type[_HeaderDeadline]:
             super().connection_made(transport)
             self._admit()
 
+        def data_received(self, data: bytes) -> None:
+            if self._header_phase_fits(data):
+                super().data_received(data)
+
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
             super().connection_lost(exc)
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
-            self._header_bytes = 0
+            self._header_bytes = self._raw_bytes = 0
             self._arm()
 
         def on_url(self, url: bytes) -> None:
