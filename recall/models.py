@@ -130,8 +130,12 @@ def utcnow() -> datetime:
 
 
 def as_utc(value: datetime) -> datetime:
-    """A datetime in UTC; naive datetimes are taken to be UTC already."""
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    """A datetime in UTC; naive datetimes are taken to be UTC already. ``ValueError`` when
+    the UTC time falls outside the years 1 to 9999 (``0001-01-01T00:00+14:00``)."""
+    try:
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    except OverflowError as exc:  # pydantic reports ValueError; OverflowError would be a 500
+        raise ValueError(f"{value.isoformat()} is outside the years 1 to 9999 in UTC") from exc
 
 
 class Record(BaseModel):

@@ -187,3 +187,34 @@ def test_the_openapi_document_names_the_header() -> None:
     assert "parameters" not in paths["/v1/users/{user}/recall"]["post"] or all(
         p["in"] != "header" for p in paths["/v1/users/{user}/recall"]["post"]["parameters"]
     )
+
+
+def test_a_key_used_again_for_other_notes_never_replaces_the_old_ones(
+    mem: recall.Memory,
+) -> None:
+    post = _client(mem)
+    first = post("POST", f"{U}/notes", key="req-1", json=NOTES).json()["ids"]
+    with mem.store._write() as db:  # the answer expired (TTL): the key is free again
+        db.execute("DELETE FROM idempotency WHERE idem_key = 'req-1'")
+    other = {"notes": [{"text": "The office moved to Ghent."}, {"text": "Standup at 9."}]}
+    second = post("POST", f"{U}/notes", key="req-1", json=other).json()["ids"]
+    assert not set(first) & set(second)
+    texts = {r.text for r in mem.records("u1")}
+    assert {"Deploys run on Fridays.", "The office moved to Ghent."} <= texts
+
+
+def test_a_write_that_failed_after_storing_keeps_its_key(
+    mem: recall.Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    post = _client(mem)
+    stored: list[str] = []
+
+    def stores_then_fails(states: object, *, user_id: str, **_kw: object) -> None:
+        stored.append(user_id)  # the summary is committed, then the promotion fails
+        raise recall.LLMError("the LLM endpoint answered 500")
+
+    monkeypatch.setattr(mem, "update_memory", stores_then_fails)
+    body = {"summary": "We picked Redis for the cache."}
+    assert post("POST", f"{U}/memories", key="m1", json=body).status_code == 502
+    again = post("POST", f"{U}/memories", key="m1", json=body)
+    assert again.status_code == 409 and len(stored) == 1  # not run twice

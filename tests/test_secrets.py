@@ -194,3 +194,10 @@ def test_a_tenants_503_names_no_secret_host_user_or_database(
     _no_secret_in_logs(caplog)
     # The operator's log names the database (and what PostgreSQL said), never the password.
     assert any(database in r.getMessage() for r in caplog.records)
+
+
+def test_a_password_holding_query_or_fragment_characters_is_masked() -> None:
+    # libpq reads the password up to the last "@" before the host: "?" and "#" are in it.
+    url = "postgresql://recall:s3cr#t?x@db/recall?sslmode=require"
+    assert redact(url) == "postgresql://recall:***@db/recall?sslmode=require"
+    assert "s3cr" not in shown_setting("store_url", url)

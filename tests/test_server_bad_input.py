@@ -277,3 +277,10 @@ def test_fuzzed_bodies_never_answer_5xx(quiet_api: Api, route: str, body: bytes)
 @given(route=st.sampled_from(["memories", "long-term", "export"]), query=_queries)
 def test_fuzzed_queries_never_answer_5xx(quiet_api: Api, route: str, query: str) -> None:
     _no_5xx(quiet_api.request("GET", f"{U}/{route}?{query}"))
+
+
+@pytest.mark.parametrize("when", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
+def test_a_date_outside_utc_years_is_a_400(api: Api, when: str) -> None:
+    body = json.dumps({"notes": [{"text": "edge of time", "created_at": when}]})
+    said = _error(api.request("POST", f"{U}/notes", content=body, headers=JSON), 400)
+    assert "outside the years 1 to 9999" in said

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from collections.abc import Callable
 
 from pydantic import BaseModel
@@ -29,6 +30,10 @@ log = logging.getLogger("recall.server.rest")
 #: The request header that makes a POST write safe to retry (see the module docs).
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 _MAX_KEY = 255
+# (user, key) of the keyed writes running in this process (their worker threads add and
+# remove them), so that a slow write's reservation is never taken over as stale.
+_running: set[tuple[str, str]] = set()
+_running_lock = threading.Lock()
 
 
 def idempotency_key(request: Request) -> str | None:
@@ -44,11 +49,14 @@ def idempotency_key(request: Request) -> str | None:
     return key
 
 
-def note_ids(key: str, count: int) -> list[str]:
+def note_ids(key: str, request_id: str, count: int) -> list[str]:
     """The ids of ``count`` notes sent with ``key`` and no id of their own."""
     # Derived from the key: were the write to land while its answer was lost (a crash
     # between the two), the retry would replace the same records instead of adding copies.
-    return [hashlib.sha256(f"{key}\0{i}".encode()).hexdigest()[:32] for i in range(count)]
+    # And from the request: a key used again for other notes once its answer expired (a
+    # client whose key counter restarted) must not replace the notes of days ago.
+    seed = hashlib.sha256(request_id.encode("utf-8", "surrogatepass")).hexdigest()
+    return [hashlib.sha256(f"{key}\0{seed}\0{i}".encode()).hexdigest()[:32] for i in range(count)]
 
 
 async def run_once(
@@ -68,6 +76,9 @@ async def run_once(
     store = amem.memory.store
     fingerprint = hashlib.sha256(request_id.encode("utf-8", "surrogatepass")).hexdigest()
     claim = await amem.run_for(uid, idempotency.begin, store, uid, key, fingerprint)
+    if claim.state == "new" and (uid, key) in _running:
+        # A reservation goes stale by its age; one whose write still runs here is not.
+        claim = idempotency.Claim("running")
     if claim.state == "done":
         return Response(
             claim.body,
@@ -89,14 +100,23 @@ async def run_once(
     def remembered() -> str:
         # The answer is remembered on this thread, right after the write: a client that
         # timed out (504) and retries with the key gets it, though it never saw it.
+        with _running_lock:
+            _running.add((uid, key))
         try:
             body = write().model_dump_json()
-        except BaseException:
+        except InputError:
+            # Refused before anything was written: the key is free for a corrected retry.
             try:
                 idempotency.release(store, uid, key)
             except RecallError:  # the reservation goes stale and is taken over later
                 log.warning("recall server: could not release %s %r", IDEMPOTENCY_HEADER, key)
             raise
+        # Any other failure may follow a commit (update_memory stores its summary before a
+        # promotion that can fail): the reservation stays, so a retry answers 409 and
+        # cannot store the summary twice; it is taken over only once stale (STALE_S).
+        finally:
+            with _running_lock:
+                _running.discard((uid, key))
         idempotency.finish(store, uid, key, status, body)
         return body
 

@@ -187,7 +187,8 @@ class RestApi:
         items = [n.model_dump(exclude_none=True) for n in body.notes]
         key = idempotency_key(request)
         if key is not None:
-            for item, derived in zip(items, note_ids(key, len(items)), strict=True):
+            request_id = f"notes {body.model_dump_json()}"
+            for item, derived in zip(items, note_ids(key, request_id, len(items)), strict=True):
                 item.setdefault("id", derived)
         memory = self.amem.memory
 

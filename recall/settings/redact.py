@@ -30,7 +30,8 @@ _KEYS = (
     r"(?:access_|auth_|refresh_)?token|api[_-]?key|apikey"
 )
 # scheme://user:PASSWORD@host: the password runs to the last '@' before the path or query.
-_USERINFO = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@]*:)(?P<pw>[^\s/?#]*)@")
+# The password runs to the last "@" before the host: libpq allows "?", "#" and "@" in it.
+_USERINFO = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@]*:)(?P<pw>[^\s/]*)@")
 # name=VALUE after the start, whitespace or a query separator; a DSN value may be quoted.
 _PARAM = re.compile(
     rf"(?P<head>(?:^|(?<=[\s?&;,(\"']))(?:{_KEYS})\s*=\s*)"
