@@ -211,3 +211,15 @@ def test_recall_ingest_leaves_every_user_in_step(tmp_path: Path) -> None:
     check = run(main, ["check", "--path", str(path)], env=env)
     assert check.exit_code == 0 and "all users in step" in check.output, check.output
     assert "removed outside recall" not in check.output
+
+
+def test_a_lagging_index_keeps_the_partition_uncached(small: recall.Memory) -> None:
+    small.add_many([{"text": "the heron"}, {"text": "the otter"}], user_id="lag")
+    small.retriever.partitions.wait()
+    small.retriever.forget("lag")
+    assert not any(k[0] == "lag" for k in small.retriever.partitions._building)
+    # Every id has a vector, but the index is behind the store: a vector may be stale.
+    small.store.set_index_version(index_key(small.spec), "lag", -1)
+    kinds = tuple(sorted(set(depth_kinds(None, small.settings))))
+    part = small.retriever.partitions.get("lag", kinds, small.embedder())
+    assert not part.complete and small.retriever.partitions._fresh(("lag", kinds)) is None

@@ -70,9 +70,13 @@ class PartitionCache:
         settings: Settings,
         bm25: BM25Params,
         analyzer: Analyzer,
+        indexed: Callable[[str], bool] = lambda _uid: True,
     ) -> None:
         self.store = store
         self.vectors = vectors
+        #: True when the user's vectors reflect the store's version (IndexSync.lag's
+        #: negation): only then may a partition be cached, its vectors all current.
+        self.indexed = indexed
         self.settings = settings
         self.bm25 = bm25
         self.analyzer = analyzer
@@ -116,6 +120,9 @@ class PartitionCache:
         with self._lock:
             for key in [k for k in self._cache if k[0] == user_id]:
                 del self._cache[key]
+            for key in [k for k in self._building if k[0] == user_id]:
+                if not self._building[key].locked():
+                    del self._building[key]  # else a build runs: it keeps its lock
 
     # --- ahead of the reader ------------------------------------------------------------
     def prewarm(
@@ -199,9 +206,10 @@ class PartitionCache:
                     matrix[i] = loaded.matrix[j]
             if missing:
                 log.info("recall: %d records of %s have no vector yet", missing, user_id)
-        return Partition(
-            version, records, keyword, matrix, self._links(records), complete=missing == 0
-        )
+        # A vector that exists but is stale (a vector store outage after a rewrite of the
+        # same id) would pass the count: a lagging index keeps the partition uncached.
+        complete = missing == 0 and self.indexed(user_id)
+        return Partition(version, records, keyword, matrix, self._links(records), complete=complete)
 
     def _evict(self) -> None:
         budget = self.settings.retrieval.vector_cache_mb * 1024 * 1024

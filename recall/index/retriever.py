@@ -98,7 +98,9 @@ class Retriever:
         self.settings = settings
         self.bm25 = bm25
         self.analyzer = analyzer or Analyzer()
-        self.partitions = PartitionCache(store, vectors, settings, bm25, self.analyzer)
+        self.partitions = PartitionCache(
+            store, vectors, settings, bm25, self.analyzer, indexed=lambda u: not sync.lag(u)
+        )
 
     def forget(self, user_id: str) -> None:
         """Drop cached partitions of a user (they would be rebuilt on version anyway)."""
