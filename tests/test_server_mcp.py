@@ -23,7 +23,17 @@ from mcp.client.streamable_http import streamable_http_client
 import recall
 from recall.server import AsyncMemory, build_mcp
 
-TOOLS = {"deep_recall", "remember", "get_relevant_memories", "forget", "long_term"}
+TOOLS = {
+    "deep_recall",
+    "remember",
+    "get_relevant_memories",
+    "forget",
+    "long_term",
+    # corrections: recall.server.mcp_corrections (tests/test_corrections_api.py)
+    "forget_fact",
+    "edit_fact",
+    "rollback",
+}
 
 
 def _structured(result: Any) -> dict[str, Any]:

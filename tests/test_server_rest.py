@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 
 import recall
 from recall.server import ApiKeys, AsyncMemory, build_app
+from recall.server.corrections import CORRECTION_ENDPOINTS
 from recall.server.rest import ENDPOINTS
 
 KEY, OPERATOR = "acme-key-0123456789", "operator-key-0123456789"
@@ -144,7 +145,7 @@ def test_the_openapi_document_matches_the_routes(client: TestClient) -> None:
     doc = client.get("/openapi.json").json()
     assert doc["openapi"].startswith("3.")
     ops = {(p, m.upper()) for p, methods in doc["paths"].items() for m in methods}
-    assert ops == {(e.path, e.method) for e in ENDPOINTS}
+    assert ops == {(e.path, e.method) for e in (*ENDPOINTS, *CORRECTION_ENDPOINTS)}
     recall_op = doc["paths"]["/v1/users/{user}/recall"]["post"]
     body = recall_op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     schema = doc["components"]["schemas"][body.rsplit("/", 1)[1]]

@@ -5,14 +5,24 @@ options; importing a command module registers its commands on the group.
 """
 
 from ..bench.cli import bench
-from . import context, index, memory, migrate, records, serve, settings, users
+from . import context, corrections, index, memory, migrate, records, serve, settings, users
 from .app import main
 
 __all__ = ["main"]
 
 # The modules are imported for their commands; naming them keeps linters from calling the
 # imports unused.
-_COMMAND_MODULES = (context, index, memory, migrate, records, serve, settings, users)
+_COMMAND_MODULES = (
+    context,
+    corrections,
+    index,
+    memory,
+    migrate,
+    records,
+    serve,
+    settings,
+    users,
+)
 
 # `recall bench` lives with the benchmark harness it drives.
 main.add_command(bench, "bench")

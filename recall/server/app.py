@@ -31,6 +31,7 @@ from ..settings import ServerSettings
 from .aio import AsyncMemory
 from .auth import ApiKeys, is_loopback
 from .conn import bounded_protocol
+from .corrections import CorrectionsApi
 from .gate import Gate
 from .mcp import build_mcp
 from .openapi import openapi_document
@@ -73,7 +74,8 @@ def build_app(
         return JSONResponse(openapi_document())
 
     routes: list[BaseRoute] = [
-        *RestApi(amem, keys).routes(),
+        *(rest := RestApi(amem, keys)).routes(),
+        *CorrectionsApi(rest).routes(),
         Route("/openapi.json", openapi, methods=["GET"]),
         *mcp_app.routes,
     ]

@@ -36,6 +36,7 @@ from ..models import require_user_id
 from ..tool import DEEP_RECALL_TOOL, DeepRecallArgs
 from .aio import AsyncMemory
 from .auth import ApiKeys, key_from_headers
+from .mcp_corrections import add_correction_tools
 from .schemas import DeletedResponse, RecallResponse, RelevantResponse, RememberBody
 
 __all__ = ["build_mcp", "folder_stats", "index_check"]
@@ -244,6 +245,7 @@ def build_mcp(
     )
     for fn, description in described:
         server.add_tool(fn, name=fn.__name__, description=description)
+    add_correction_tools(server, tools)  # forget_fact, edit_fact, rollback
     for read in (tools.stats, tools.check):
         uri = f"recall://{read.__name__}"
         server.resource(uri, name=read.__name__, mime_type="application/json")(read)

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from .. import __version__
+from .corrections import CORRECTION_ENDPOINTS
 from .rest import ENDPOINTS, IDEMPOTENCY_HEADER, Endpoint
 from .schemas import ErrorBody
 
@@ -41,7 +42,7 @@ _QUERY: dict[str, list[dict[str, Any]]] = {
 }
 
 # The POST writes that take an Idempotency-Key (rest.RestApi._write).
-_IDEMPOTENT = {"remember", "notes", "import_"}
+_IDEMPOTENT = {"remember", "notes", "import_", *(e.name for e in CORRECTION_ENDPOINTS)}
 _KEY_PARAM: dict[str, Any] = {
     "name": IDEMPOTENCY_HEADER,
     "in": "header",
@@ -119,7 +120,7 @@ def openapi_document() -> dict[str, Any]:
     """The OpenAPI document of every REST endpoint."""
     schemas = _Schemas()
     paths: dict[str, dict[str, Any]] = {}
-    for e in ENDPOINTS:
+    for e in (*ENDPOINTS, *CORRECTION_ENDPOINTS):
         paths.setdefault(e.path, {})[e.method.lower()] = _operation(e, schemas)
     return {
         "openapi": "3.1.0",
