@@ -82,8 +82,8 @@ class TierMethods(MemoryCore):
     # --- corrections: each a new article version, the old ones kept ----------------------
     def forget_fact(self, user_id: str, fact: str) -> LongTerm:
         """Remove every sentence of the user's article that contains ``fact`` (case and
-        spacing ignored), as a new version. The summaries and turns it came from are
-        records: remove those with :meth:`delete`."""
+        spacing ignored), as a new version. The summaries and turns it came from keep it:
+        :meth:`~recall.memory.forget.ForgetMethods.forget` removes it from every tier."""
         return self._revise(user_id, lambda a: corrections.forget_fact(a, fact))
 
     def edit_fact(self, user_id: str, old: str, new: str) -> LongTerm:
