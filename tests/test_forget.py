@@ -107,3 +107,27 @@ def test_forget_by_ids_and_validation(mem: recall.Memory) -> None:
 )
 def test_scrub_text(text: str, fact: str, expected: str | None) -> None:
     assert scrub_text(text, needle(fact)) == expected
+
+
+def test_rewrite_articles_on_both_stores(backend: str | None, tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from recall.lifecycle.forget import scrub_rows
+    from recall.store import open_store
+    from recall.store.base import ArticleRow
+
+    store = open_store(tmp_path, backend)
+    try:
+        at = datetime(2026, 1, 1, tzinfo=UTC)
+        for v, text in enumerate(["I work at Quantix. I like tea.", "I like tea."], 1):
+            row = ArticleRow("u1", v, text, "", "Quantix pays well.", at, ("st-1",))
+            with store.transaction() as tx:
+                assert tx.insert_article(row)
+        rows = scrub_rows(store.articles("u1"), needle("quantix"))
+        assert [r.version for r in rows] == [1, 2]
+        assert store.rewrite_articles(rows) == 2
+        one, two = store.articles("u1")
+        assert (one.bedrock, one.dynamic, one.promoted) == ("I like tea.", "", ("st-1",))
+        assert (two.bedrock, two.dynamic) == ("I like tea.", "")
+    finally:
+        store.close()
