@@ -50,6 +50,19 @@ PRIVATE = [
     ("刚才说的那些你就别记了", "back"),
     ("把我刚才讲的删掉吧", "back"),
     ("不要留任何记录，我在偷偷找工作。", "this"),
+    ("Don't tell anyone, but I have a crush on my coworker.", "this"),
+    ("Keep this a secret: my bank PIN is 3321.", "this"),
+    ("Can you keep a secret? My gate code is 7781.", "this"),
+    ("I don't want this saved: my passport number is X1234567.", "this"),
+    ("Confidential — my ex's address is 9 Oak Rd.", "this"),
+    ("Don't save that. My locker code is 1122.", "back"),
+    ("这个别存：我的密码是qwe123", "this"),
+    ("你就当没听到吧，我欠了网贷", "this"),
+    ("听完就忘了吧，我的门禁码是4412", "this"),
+    ("这个只跟你说，我怀孕了", "this"),
+    ("替我保守秘密：我的保险箱密码是9087", "this"),
+    ("不要让别人知道，我在看心理医生", "this"),
+    ("别往记忆里写，我的车牌号是浙A12345", "this"),
 ]
 
 NEAR_MISSES = [
@@ -90,6 +103,9 @@ NEAR_MISSES = [
     "我刚才说的你别忘了",
     "他们私下说我坏话",
     "不要保存文件，我还在改",
+    "我听完就忘了，记性太差",
+    "Can you keep track of my tasks this week?",
+    "I told him the secret ingredient is miso.",
 ]
 
 

@@ -72,7 +72,7 @@ _FORWARD_EN = [
     r"should not|mustn'?t)|i'?d (?:rather|prefer) (?:you )?(?:didn'?t|did not|not|wouldn'?t)|"
     rf"can you not|could you not|i (?:don'?t|do not) want you)\s+(?:to\s+)?{_KEEP}\s+{_OBJECT}",
     r"\bkeep (?:this|that|it|what i (?:say|said|tell you))\s+(?:just |strictly |only )?"
-    r"(?:between (?:us|you and me|the two of us|ourselves)|private|secret|confidential|"
+    r"(?:between (?:us|you and me|the two of us|ourselves)|private|a secret|secret|confidential|"
     r"to yourself|off the record|under wraps|on the down ?low)",
     r"\bbetween (?:you and me|the two of us|ourselves)\b",
     rf"\bbetween us\b{_END}",
@@ -81,6 +81,12 @@ _FORWARD_EN = [
     r"\boff the record\b",
     r"\b(?:tell(?:ing)? you|say(?:ing)? this|shar(?:e|ing) this) in (?:strict )?confidence\b",
     r"\bnot (?:something|anything) (?:for you|you should|to) (?:remember|store|keep|save)\b",
+    r"\bnot for (?:your )?(?:memory|memories|the record|your notes)\b",
+    rf"{_LEAD}{_DONT}(?:tell|share (?:this|it) with) (?:anyone|anybody|a soul|others|other people)",
+    r"\bcan you keep a secret\b",
+    r"\bi (?:don'?t|do not) want (?:this|that|it) (?:to be )?(?:saved|stored|remembered|"
+    r"recorded|kept|logged|written down|in your memory)",
+    r"^\s*(?:private|confidential|secret|off the record|between us)\s*[:：—–-]",
 ]
 _BACK_EN = [
     rf"{_LEAD}(?:please\s+)?(?:forget|unlearn)\s+(?:about\s+)?{_BACK}",
@@ -98,7 +104,7 @@ _NO = r"(?:别|不要|不用|无需|不必|甭|千万别|千万不要|请勿|勿
 _ZH_KEEP = (
     r"(?:记(?:住|下|录|着|得)?(?![错混反岔性仇恨账挂])"
     r"|保存(?!文件|代码|修改|更改|设置|图片)|储存|存储|存下|存起来|留存|留底"
-    r"|存(?=[这那它下起我])"
+    r"|存(?=[这那它下起我：:，,。！!]|$)"
     r"|(?:写|放|加|存|录|收|记)(?:进|到|入|在)[^，,。]{0,6}?"
     r"(?:记忆|脑子|笔记|备忘|档案|数据库|资料库|小本本))"
 )
@@ -113,6 +119,9 @@ _FORWARD_ZH = [
     r"你知道就(?:好|行|可以)|天知地知|别外传|不要外传|不许外传|别说出去|不要说出去"
     r"|别告诉(?:别人|任何人)",
     rf"{_NO}(?:留|存|作|做)(?:任何)?(?:记录|档|底|备份)",
+    rf"{_NO}往(?:你的)?(?:记忆|脑子|笔记|备忘|小本本)里?(?:写|存|记|放|加)",
+    r"当(?:作|做)?没(?:听到|听见|看到|看见)|(?<![我他她])听完(?:就)?忘|保守(?:这个|我的)?秘密",
+    r"只(?:跟|和|对)你(?:一个人)?(?:说|讲)|只告诉你|(?:别|不要|不能)让(?:别人|其他人|任何人)知道",
 ]
 _BACK_ZH = [
     r"(?<![我他她你要别不])(?:忘掉|忘了|忘记|删掉|删除|抹掉|抹去|清除)(?:我)?"
