@@ -90,7 +90,9 @@ _FORWARD_EN = [
 ]
 _BACK_EN = [
     rf"{_LEAD}(?:please\s+)?(?:forget|unlearn)\s+(?:about\s+)?{_BACK}",
-    rf"{_LEAD}(?:please\s+)?forget (?:(?:that|this)(?:\s+(?:please|ok|okay))?\s*(?:[.!]|$)"
+    # A bare "forget that." only opening a sentence: "easy to get lost and forget that."
+    r"(?:^|[.!?\n]\s*|\bplease\s+)(?:please\s+)?forget "
+    r"(?:(?:that|this)(?:\s+(?:please|ok|okay))?\s*(?:[.!]|$)"
     rf"|my [\w ]{{0,20}}?{_SECRET}s?\b)",
     r"\b(?:delete|erase|remove|wipe|scrub|strike|scratch|drop|purge)\s+(?:that|this|it|"
     rf"{_BACK}|my [\w ]{{0,20}}?{_SECRET}s?)\s+(?:from|out of|off)\s+(?:your |the )?"
