@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,7 +27,7 @@ from .models import (
     validation_message,
 )
 from .settings import Settings
-from .text import count_tokens
+from .text import count_tokens, parse_bound, resolve_time
 
 __all__ = [
     "DEFAULT_KIND",
@@ -40,6 +41,7 @@ __all__ = [
     "record_ids",
     "record_kinds",
     "records",
+    "time_window",
 ]
 
 Fusion = Literal["linear", "rrf"]
@@ -137,9 +139,14 @@ def recall_request(
     kinds: Sequence[str] | None,
     settings: Settings,
     depth: object = None,
+    *,
+    since: object = None,
+    until: object = None,
+    now: object = None,
 ) -> RecallRequest:
     """A deep_recall request, defaults from ``settings.retrieval`` filled in: ``kinds``
-    when given, else the tiers of ``depth`` (default ``recall_depth``)."""
+    when given, else the tiers of ``depth`` (default ``recall_depth``); the time windows
+    of :func:`time_window`."""
     r = settings.retrieval
     query = require_text(query, "query")
     if len(query) > r.max_query_chars:
@@ -162,9 +169,36 @@ def recall_request(
         raise InputError("kinds must be a non-empty list of kind names")
     uid = require_user_id(user_id)
     try:
-        return RecallRequest(query=query, user_id=uid, top_k=top_k, kinds=tuple(sorted(set(kinds))))
+        start, end, prior = time_window(query, since, until, now, settings)
+        return RecallRequest(
+            query=query,
+            user_id=uid,
+            top_k=top_k,
+            kinds=tuple(sorted(set(kinds))),
+            since=start,
+            until=end,
+            prior=prior,
+        )
     except ValidationError as exc:
         raise InputError(validation_message(exc, "deep_recall request")) from exc
+
+
+def time_window(
+    query: str, since: object, until: object, now: object, settings: Settings
+) -> tuple[datetime | None, datetime | None, tuple[datetime, datetime] | None]:
+    """The hard window (``since`` inclusive, ``until`` exclusive: a bare date ``until``
+    covers its whole day) and the soft one the query names itself, read against ``now``
+    (default: the current time) unless ``retrieval.relative_time`` is off."""
+    try:
+        start = None if since is None else parse_bound(since, "since")
+        end = None if until is None else parse_bound(until, "until", end=True)
+        at = utcnow() if now is None else parse_bound(now, "now")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    if start is not None and end is not None and start >= end:
+        raise InputError(f"since ({start.isoformat()}) must be before until ({end.isoformat()})")
+    found = resolve_time(query, at) if settings.retrieval.relative_time else None
+    return start, end, None if found is None else (found.start, found.end)
 
 
 def depth_kinds(depth: object, settings: Settings) -> tuple[str, ...]:

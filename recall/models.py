@@ -183,6 +183,13 @@ class RecallRequest(BaseModel):
     user_id: str
     top_k: int
     kinds: tuple[str, ...]
+    #: A hard window on ``created_at`` (when the content was said): ``since`` inclusive,
+    #: ``until`` exclusive; records outside are never returned.
+    since: datetime | None = None
+    until: datetime | None = None
+    #: A soft window (the query's own "last week", recall.text.when): records inside it are
+    #: candidates and rank ahead by ``retrieval.time_prior_boost``; the rest still count.
+    prior: tuple[datetime, datetime] | None = None
 
     @field_validator("query")
     @classmethod

@@ -21,7 +21,7 @@ def test_schema_is_openai_tools_format() -> None:
     assert DEEP_RECALL_TOOL["type"] == "function" and fn["name"] == "deep_recall"
     params = fn["parameters"]
     assert params["type"] == "object" and params["required"] == ["query"]
-    assert set(params["properties"]) == {"query", "top_k", "depth"}
+    assert set(params["properties"]) == {"query", "top_k", "depth", "since", "until"}
     assert params["additionalProperties"] is False
     # Bilingual instructions: call only on explicit request or own proposal.
     assert "try to remember" in fn["description"] and "帮我回忆一下" in fn["description"]

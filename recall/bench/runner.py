@@ -18,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -123,28 +124,37 @@ def build_memory(
 
 
 def _ours(
-    mem: recall.Memory, top_k: int, alpha: float, fusion: str
+    mem: recall.Memory, top_k: int, alpha: float, fusion: str, ends: dict[str, datetime]
 ) -> Callable[[str, str], list[str]]:
+    # A replay: time words in a question ("last week") are read against the end of the
+    # user's own conversation (its last record), not against the day the bench runs.
     def search(query: str, user: str) -> list[str]:
-        hits = mem.deep_recall(query, user_id=user, top_k=top_k, alpha=alpha, fusion=fusion)  # type: ignore[arg-type]
+        hits = mem.deep_recall(
+            query,
+            user_id=user,
+            top_k=top_k,
+            alpha=alpha,
+            fusion=fusion,  # type: ignore[arg-type]
+            now=ends.get(user),
+        )
         return [h.id for h in hits]
 
     return search
 
 
 def _modes(
-    mems: dict[str, recall.Memory], cfg: RunConfig
+    mems: dict[str, recall.Memory], cfg: RunConfig, ends: dict[str, datetime]
 ) -> dict[str, Callable[[str, str], list[str]]]:
     """Every (label, search) to ask: the four modes per spec, the sweep on the first."""
     out = {}
     for i, (spec, mem) in enumerate(mems.items()):
         pre = "" if i == 0 else f"{spec}:"
         for name, (alpha, fusion) in _BASE_MODES.items():
-            out[pre + name] = _ours(mem, cfg.top_k, alpha, fusion)
+            out[pre + name] = _ours(mem, cfg.top_k, alpha, fusion, ends)
         if i == 0 and cfg.sweep:
             for alpha in SWEEP:
                 if alpha not in (0.0, 0.5, 1.0):  # those are vector, hybrid, bm25
-                    out[f"alpha={alpha:.1f}"] = _ours(mem, cfg.top_k, alpha, "linear")
+                    out[f"alpha={alpha:.1f}"] = _ours(mem, cfg.top_k, alpha, "linear", ends)
     return out
 
 
@@ -166,7 +176,7 @@ def _ask_all(
     it is for a user in conversation. Each user's first query per memory (BM25 partition
     build, vector load) is a separate, untimed-for-latency warm-up, summed into ``warm_s``.
     """
-    searches = _modes(mems, cfg)
+    searches = _modes(mems, cfg, _ends(ds))
     timed = {label: _Timed() for label in [*searches, "baseline"]}
     warm = dict.fromkeys(mems, 0.0)
     base_build = 0.0
@@ -204,6 +214,16 @@ def _ask_all(
             if base is not None:
                 base.close()
     return timed, {**{f"warm_s:{s}": w for s, w in warm.items()}, "baseline_build_s": base_build}
+
+
+def _ends(ds: Dataset) -> dict[str, datetime]:
+    """Each user's latest record time: the "now" of a replay of their conversation."""
+    ends: dict[str, datetime] = {}
+    for user, docs in ds.docs_by_user().items():
+        times = [t for t in map(ds.doc_time, docs) if t is not None]
+        if times:
+            ends[user] = max(times)
+    return ends
 
 
 def _baseline_search(base: EnsembleBaseline, top_k: int) -> Callable[[str, str], list[str]]:

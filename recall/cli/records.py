@@ -49,6 +49,8 @@ def add(
     show_default="Settings.retrieval.default_top_k (8)",
 )
 @click.option("--kind", "kinds", multiple=True, help="Kinds to search (repeatable).")
+@click.option("--since", default=None, help="Only what was said on or after this ISO date.")
+@click.option("--until", default=None, help="Only what was said on or before this ISO date.")
 @click.option("--json", "as_json", is_flag=True, help="Print hits as JSON.")
 @path_option
 @url_option
@@ -57,13 +59,17 @@ def search(
     user_id: str,
     top_k: int | None,
     kinds: tuple[str, ...],
+    since: str | None,
+    until: str | None,
     as_json: bool,
     path: Path,
     chroma_url: str | None,
 ) -> None:
-    """Deep-recall QUERY in USER's memory."""
+    """Deep-recall QUERY in USER's memory (--since/--until: a window on when it was said)."""
     with open_memory(path, chroma_url) as mem:
-        hits = mem.deep_recall(query, user_id=user_id, top_k=top_k, kinds=kinds or None)
+        hits = mem.deep_recall(
+            query, user_id=user_id, top_k=top_k, kinds=kinds or None, since=since, until=until
+        )
     if as_json:
         click.echo(json.dumps([h.model_dump(mode="json") for h in hits], ensure_ascii=False))
         return

@@ -5,7 +5,8 @@ Layout, in priority order, one ``## `` section each::
     ## Bedrock         the chapter whole (cut only when it alone is over the budget)
     ## Evolutionary    its leading paragraphs that fit
     ## Dynamic         its leading paragraphs that fit
-    ## Short-term      the short-term summaries most relevant to the input, best first
+    ## Short-term      the short-term summaries most relevant to the input, best first,
+                       each as "[2026-03-14] text" (the day it was said)
 
 Summaries are ranked by the context's one blend (:func:`recall.context.ranking.blend_rank`):
 ``injection_similarity_weight · similarity + injection_confidence_weight · recency`` (0.6
@@ -30,25 +31,22 @@ happens here.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
-
-import numpy as np
-import numpy.typing as npt
 
 from ..index.embed import Embedder
 from ..lifecycle.article import Article
 from ..models import Record
 from ..settings import Settings
-from ..text import Count
+from ..text import Count, said_on
 from .budget import cut_to_tokens, split_blocks
 from .inputs import token_counter
 from .ranking import blend_rank, recency_scores
+from .similarity import summary_similarities
 
-# recency_scores is re-exported: it lived here before moving to recall.context.ranking.
+# recency_scores and summary_similarities are re-exported: they lived here before moving
+# to recall.context.ranking and recall.context.similarity.
 __all__ = [
     "CHAPTER_HEADINGS",
     "RankedSummary",
@@ -110,42 +108,6 @@ def rank_summaries(
         RankedSummary(summaries[i].id, summaries[i].text, similarities[i], recency[i], score)
         for i, score in ranked
     ]
-
-
-# Summaries come back at every turn and rarely change: embed each text once per process.
-_vectors: OrderedDict[tuple[str, str], npt.NDArray[np.float32]] = OrderedDict()
-_vectors_lock = threading.Lock()
-
-
-def _embed(embedder: Embedder, texts: Sequence[str], cache_size: int) -> npt.NDArray[np.float32]:
-    keys = [(embedder.id, t) for t in texts]
-    with _vectors_lock:
-        missing = list(dict.fromkeys(k[1] for k in keys if k not in _vectors))
-    fresh = dict(zip(missing, embedder.embed_documents(missing), strict=True)) if missing else {}
-    out = []
-    with _vectors_lock:
-        for key in keys:
-            vec = fresh.get(key[1]) if key[1] in fresh else _vectors.get(key)
-            if vec is None:  # evicted by another thread meanwhile: embed again
-                vec = embedder.embed_documents([key[1]])[0]
-            out.append(vec)
-            if cache_size > 0:
-                _vectors[key] = vec
-                _vectors.move_to_end(key)
-        while len(_vectors) > cache_size:
-            _vectors.popitem(last=False)
-    return np.stack(out).astype(np.float32)
-
-
-def summary_similarities(
-    embedder: Embedder, user_input: str, texts: Sequence[str], *, cache_size: int = 4_096
-) -> list[float]:
-    """Cosine similarity of each text to ``user_input`` (normalized vectors), clamped at 0."""
-    if not texts:
-        return []
-    query = np.asarray(embedder.embed_query(user_input), dtype=np.float32)
-    sims = _embed(embedder, texts, cache_size) @ query
-    return [max(0.0, float(s)) for s in sims.tolist()]
 
 
 # --- budgeting ----------------------------------------------------------------------------
@@ -293,4 +255,6 @@ def relevant_memories(
         similarity_weight=s.context.injection_similarity_weight,
         recency_weight=s.context.injection_confidence_weight,
     )
-    return add_summaries(block, [r.text for r in ranked], budget, counter)
+    # Each summary shows the day it was said: the model can tell the newer of two.
+    said = {r.id: said_on(r.created_at) for r in usable}
+    return add_summaries(block, [f"[{said[r.id]}] {r.text}" for r in ranked], budget, counter)

@@ -52,6 +52,9 @@ class Partition:
     #: False when some record had no vector yet (a write between its commit and its
     #: upsert): such a partition answers this query but is never cached.
     complete: bool = True
+    #: When each record was said (epoch seconds), filled by recall.index.window on the
+    #: first query with a time window.
+    said: npt.NDArray[np.float64] | None = None
 
     @property
     def nbytes(self) -> int:

@@ -24,7 +24,7 @@ from ..models import Hit, RecallRequest, Record
 from ..settings import Settings
 from ..store import Store
 from ..text import Analyzer
-from . import threads
+from . import threads, window
 from .embed import Embedder
 from .fuse import fuse_linear, fuse_rrf, minmax, ranks
 from .keyword import BM25Params
@@ -136,7 +136,11 @@ class Retriever:
         if not part.records:
             return []
         pool = self.settings.retrieval.candidate_pool
+        hard = window.mask(part, req.since, req.until)
+        soft = window.mask(part, *req.prior) if req.prior else None
         kw_all = part.keyword.scores(req.query)
+        if hard is not None:  # records outside the window score nothing, so none is a candidate
+            kw_all = np.where(hard, kw_all, 0.0)
         kw_top = _top(kw_all, pool)
         kw_top = kw_top[kw_all[kw_top] > 0.0]  # documents sharing no word are no candidates
         # Threaded records are scored with their neighbours (recall.index.threads).
@@ -144,16 +148,27 @@ class Retriever:
         cand, vec_all, degraded = self._candidates(
             req, part, embedder, kw_top, pool, links, degraded=degraded, allow=allow_degraded
         )
+        if soft is not None:
+            if hard is not None:
+                soft = soft & hard
+            cand = np.union1d(cand, window.best_inside(soft, kw_all, vec_all, pool))
+        cand, kw, vec = self._legs(cand, kw_all, vec_all, links)
+        if hard is not None:  # thread neighbours and the vector top may lie outside it
+            keep = hard[cand]
+            cand, kw, vec = cand[keep], kw[keep], None if vec is None else vec[keep]
         if cand.size == 0:
             return []
-        cand, kw, vec = self._legs(cand, kw_all, vec_all, links)
         vec_leg = vec if vec is not None else np.zeros_like(kw)
         if fusion == "rrf":
             fused = fuse_rrf(kw, vec_leg, alpha, self.settings.retrieval.rrf_k)
         else:
             fused = fuse_linear(kw, vec_leg, alpha)
-        # Best fused first; ties broken by keyword then vector score, then newest record.
-        order = np.lexsort((-vec_leg, -kw, -fused))[: req.top_k]
+        # Best fused first (inside the query's own time window first by the boost; the
+        # hit keeps its fused score); ties broken by keyword, then vector score.
+        rank = fused
+        if soft is not None:
+            rank = fused + self.settings.retrieval.time_prior_boost * soft[cand]
+        order = np.lexsort((-vec_leg, -kw, -rank))[: req.top_k]
         return _hits(part.records, cand, order, fused, kw, vec, vec_leg, degraded)
 
     def _candidates(
@@ -179,7 +194,9 @@ class Retriever:
         if part.matrix is not None:
             q = embedder.embed_query(req.query)
             vec_all = (part.matrix @ q).astype(np.float64)
-            return np.union1d(kw_top, _top(vec_all, pool)), vec_all, False
+            hard = window.mask(part, req.since, req.until)
+            ranked = vec_all if hard is None else np.where(hard, vec_all, -np.inf)
+            return np.union1d(kw_top, _top(ranked, pool)), vec_all, False
         try:
             cand, vec_all = self._vector_cold(req, part, embedder, kw_top, pool, links)
         except StoreError:

@@ -23,6 +23,7 @@ from ..store import ArticleRow, Store
 from ..text import split_passages
 from .article import Article, LongTerm
 from .reconstruct import Reconstructor
+from .said import passage_dates, sources_of
 from .tiers import archive_id, capped_records
 
 __all__ = [
@@ -60,20 +61,32 @@ def read_long_term(store: Store, user_id: str, version: int | None = None) -> Lo
 
 
 def dynamic_records(
-    user_id: str, version: int, passages: Sequence[str], at: datetime, count: Callable[[str], int]
+    user_id: str,
+    version: int,
+    passages: Sequence[str],
+    at: datetime,
+    count: Callable[[str], int],
+    spans: Sequence[tuple[datetime, datetime]] | None = None,
 ) -> list[Record]:
-    """The Dynamic chapter's passages of ``version`` as records of kind ``dynamic``."""
+    """The Dynamic chapter's passages of ``version`` as records of kind ``dynamic``, each
+    dated by its span of statements (:mod:`.said`; ``at`` for all without ``spans``)."""
+    spans = spans or [(at, at)] * len(passages)
     return [
         Record(
             id=f"dyn-{version}-{i:04d}",
             user_id=user_id,
             kind="dynamic",
             text=p,
-            created_at=at,
+            created_at=last,
             tokens=count(p),
-            metadata={"chapter_version": version, "passage": i},
+            metadata={
+                "chapter_version": version,
+                "passage": i,
+                "said_from": first.isoformat(),
+                "said_to": last.isoformat(),
+            },
         )
-        for i, p in enumerate(passages)
+        for i, (p, (first, last)) in enumerate(zip(passages, spans, strict=True))
     ]
 
 
@@ -119,7 +132,11 @@ def commit(
     version = expected + 1
     ids = [r.id for r in batch]
     passages = split_passages(article.dynamic, passage_tokens, count)
-    dynamic = dynamic_records(uid, version, passages, now, count)
+    # Passages keep the dates their statements were said (a correction's new text: now).
+    fallback = max((r.created_at for r in batch), default=now)
+    sources = sources_of(batch, store.records(uid, kinds=["dynamic"]))
+    spans = passage_dates(passages, sources, fallback)
+    dynamic = dynamic_records(uid, version, passages, now, count, spans)
     archives = archive_records(batch, version, now)
     row = ArticleRow(
         user_id=uid,

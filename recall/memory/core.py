@@ -27,6 +27,7 @@ from ..index.layout import (
 from ..index.retriever import Retriever
 from ..index.spec import IndexSpec
 from ..index.sync import IndexSync
+from ..index.window import keep_in_window
 from ..models import Hit, Record, require_user_id
 from ..settings import Settings
 from ..store import STORE_FILE, open_store
@@ -166,6 +167,9 @@ class MemoryCore:
         alpha: float | None = None,
         fusion: inputs.Fusion | None = None,
         allow_degraded: bool = False,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        now: datetime | str | None = None,
     ) -> list[Hit]:
         """Hybrid search of the user's memory: ``alpha``·keyword + (1−alpha)·vector.
 
@@ -175,15 +179,22 @@ class MemoryCore:
         override the settings for this call (benchmarks compare modes on one index). With
         ``allow_degraded`` a vector store outage returns keyword-only hits flagged
         ``degraded`` instead of raising ``StoreError``.
+
+        ``since``/``until`` (datetimes, dates or ISO strings; a bare ``until`` date keeps its
+        whole day) keep only what was said in that window. Time words in the query ("last
+        week", "上个月") are read against ``now`` (default: the current time; pass the
+        replay's date) as a soft window: hits inside it rank first (recall.index.window).
         """
-        req = inputs.recall_request(query, user_id, top_k, kinds, self.settings, depth)
+        req = inputs.recall_request(
+            query, user_id, top_k, kinds, self.settings, depth, since=since, until=until, now=now
+        )
         weight, method = inputs.fusion_params(alpha, fusion, self.settings)
         hits = self.retriever.search(
             req, self.embedder(), alpha=weight, fusion=method, allow_degraded=allow_degraded
         )
         r = self.settings.retrieval
         floor = similarity_floor(req.query, r.min_similarity, r.min_similarity_cjk)
-        return apply_floor(
+        kept = apply_floor(
             hits,
             req.query,
             self.spec.analyzer,
@@ -191,6 +202,7 @@ class MemoryCore:
             r.min_keyword_coverage,
             tail_similarity=r.min_similarity_tail,
         )
+        return keep_in_window(hits, kept, req)
 
     def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
         """The user's stored records, oldest first."""
@@ -206,8 +218,8 @@ class MemoryCore:
         """
         uid = require_user_id(user_id)
         return handle_tool_call(
-            lambda query, *, top_k, depth=None: self.deep_recall(
-                query, user_id=uid, top_k=top_k, depth=depth
+            lambda query, *, top_k, depth=None, since=None, until=None: self.deep_recall(
+                query, user_id=uid, top_k=top_k, depth=depth, since=since, until=until
             ),
             tool_call,
         )

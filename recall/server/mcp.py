@@ -160,9 +160,13 @@ class _Tools:
         user_id: _UserId = None,
         top_k: Annotated[int, _ARGS["top_k"]] = 8,
         depth: Annotated[Literal["recent", "archive"] | None, _ARGS["depth"]] = None,
+        since: Annotated[str | None, _ARGS["since"]] = None,
+        until: Annotated[str | None, _ARGS["until"]] = None,
     ) -> RecallResponse:
         uid = self.user(ctx, user_id)
-        call = self.amem.deep_recall(query, user_id=uid, top_k=top_k, depth=depth)
+        call = self.amem.deep_recall(
+            query, user_id=uid, top_k=top_k, depth=depth, since=since, until=until
+        )
         return RecallResponse.of(query, await self.answer(call))
 
     async def remember(

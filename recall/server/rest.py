@@ -158,7 +158,13 @@ class RestApi:
         uid = self._user(request)
         body = await read_body(request, s.RecallBody)
         hits = await self.amem.deep_recall(
-            body.query, user_id=uid, top_k=body.top_k, depth=body.depth, kinds=body.kinds
+            body.query,
+            user_id=uid,
+            top_k=body.top_k,
+            depth=body.depth,
+            kinds=body.kinds,
+            since=body.since,
+            until=body.until,
         )
         return json_response(s.RecallResponse.of(body.query, hits))
 

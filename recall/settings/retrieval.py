@@ -121,6 +121,18 @@ class RetrievalSettings(_Group):
     recall_depth: Literal["recent", "archive"] = Field(
         "archive", description="Tiers a plain deep_recall searches ('archive': both)."
     )
+    relative_time: bool = Field(
+        True,
+        description="Read time expressions in a deep_recall query ('last week', '上个月') "
+        "as a soft window on when records were said (recall.text.when).",
+    )
+    time_prior_boost: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Added to the fused score of a hit inside the query's own time window "
+        "when ranking (0: the window only adds candidates).",
+    )
     vector_cache_mb: int = Field(
         1024,
         ge=0,

@@ -4,20 +4,27 @@ Everything above this layer imports these names from ``recall.text``.
 """
 
 from .analyzer import Analyzer
+from .dates import parse_bound, said_on
 from .passages import split_passages, split_sentences
 from .tokenize import BASE_TOKENIZER, CJK_CHARS, has_cjk, tokenize
 from .tokens import Count, count_tokens, estimate_tokens, exact_counter, message_tokens
+from .when import Window as TimeWindow
+from .when import resolve as resolve_time
 
 __all__ = [
     "Analyzer",
     "BASE_TOKENIZER",
     "CJK_CHARS",
     "Count",
+    "TimeWindow",
     "count_tokens",
     "estimate_tokens",
     "exact_counter",
     "has_cjk",
     "message_tokens",
+    "parse_bound",
+    "resolve_time",
+    "said_on",
     "split_passages",
     "split_sentences",
     "tokenize",

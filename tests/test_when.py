@@ -1,0 +1,158 @@
+"""recall.text.when: relative time expressions resolved against a fixed now (en and zh)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta, timezone
+
+import pytest
+
+from recall.text import parse_bound, resolve_time, said_on
+
+# Wednesday 18 March 2026, mid-afternoon.
+NOW = datetime(2026, 3, 18, 15, 0, tzinfo=UTC)
+
+# query -> (first day, last day) of the window, inclusive.
+CASES = [
+    ("what did I tell you yesterday?", "2026-03-17", "2026-03-17"),
+    ("what did we talk about last night", "2026-03-17", "2026-03-17"),
+    ("the day before yesterday I mentioned a book", "2026-03-16", "2026-03-16"),
+    ("anything from today?", "2026-03-18", "2026-03-18"),
+    ("a few days ago you suggested a recipe", "2026-03-11", "2026-03-17"),
+    ("the other day we discussed Rust", "2026-03-11", "2026-03-17"),
+    ("three days ago", "2026-03-14", "2026-03-16"),
+    ("2 days ago", "2026-03-15", "2026-03-17"),
+    ("what did I say last week?", "2026-03-09", "2026-03-15"),
+    ("Last Week I mentioned a trip", "2026-03-09", "2026-03-15"),
+    ("this week", "2026-03-16", "2026-03-22"),
+    ("two weeks ago", "2026-03-02", "2026-03-08"),
+    ("the week before last", "2026-03-02", "2026-03-08"),
+    ("in the past two weeks", "2026-03-04", "2026-03-18"),
+    ("over the last few days", None, None),  # "few" alone is no number: no window
+    ("last weekend", "2026-03-14", "2026-03-15"),
+    ("last Monday", "2026-03-16", "2026-03-16"),
+    ("on Friday", "2026-03-13", "2026-03-13"),
+    ("last month", "2026-02-01", "2026-02-28"),
+    ("two months ago", "2026-01-01", "2026-01-31"),
+    ("a couple of months ago", "2026-01-01", "2026-01-31"),
+    ("a few months ago", "2025-10-01", "2026-02-28"),
+    ("in March", "2026-03-01", "2026-03-31"),
+    ("back in November", "2025-11-01", "2025-11-30"),
+    ("in may", "2025-05-01", "2025-05-31"),
+    ("in December 2024", "2024-12-01", "2024-12-31"),
+    ("during March 2023", "2023-03-01", "2023-03-31"),
+    ("last summer", "2025-06-01", "2025-08-31"),
+    ("last winter", "2025-12-01", "2026-02-28"),  # the latest that has ended
+    ("this winter", "2025-12-01", "2026-02-28"),
+    ("in summer 2021", "2021-06-01", "2021-08-31"),
+    ("in 2024", "2024-01-01", "2024-12-31"),
+    ("last year", "2025-01-01", "2025-12-31"),
+    ("two years ago", "2024-01-01", "2024-12-31"),
+    ("this year", "2026-01-01", "2026-12-31"),
+    ("昨天说了什么", "2026-03-17", "2026-03-17"),
+    ("我昨晚提到的那本书", "2026-03-17", "2026-03-17"),
+    ("前天", "2026-03-16", "2026-03-16"),
+    ("大前天", "2026-03-15", "2026-03-15"),
+    ("今天", "2026-03-18", "2026-03-18"),
+    ("前几天我们聊过", "2026-03-11", "2026-03-17"),
+    ("三天前", "2026-03-14", "2026-03-16"),
+    ("上周我说了什么", "2026-03-09", "2026-03-15"),
+    ("上个星期", "2026-03-09", "2026-03-15"),
+    ("上礼拜", "2026-03-09", "2026-03-15"),
+    ("上周三", "2026-03-11", "2026-03-11"),
+    ("上上周", "2026-03-02", "2026-03-08"),
+    ("两周前", "2026-03-02", "2026-03-08"),
+    ("这周", "2026-03-16", "2026-03-22"),
+    ("上个月", "2026-02-01", "2026-02-28"),
+    ("上月", "2026-02-01", "2026-02-28"),
+    ("上上个月", "2026-01-01", "2026-01-31"),
+    ("两个月前", "2026-01-01", "2026-01-31"),
+    ("几个月前", "2025-10-01", "2026-02-28"),
+    ("去年夏天我去了哪里", "2025-06-01", "2025-08-31"),
+    ("今年春天", "2026-03-01", "2026-05-31"),
+    ("去年", "2025-01-01", "2025-12-31"),
+    ("前年", "2024-01-01", "2024-12-31"),
+    ("三月份", "2026-03-01", "2026-03-31"),
+    ("十二月", "2025-12-01", "2025-12-31"),
+    ("去年三月", "2025-03-01", "2025-03-31"),
+    ("3月", "2026-03-01", "2026-03-31"),
+]
+
+# Near-misses: time words that name no window for a memory search.
+NEAR_MISSES = [
+    "March is a nice name",
+    "May I ask you something?",
+    "this may be wrong",
+    "the last week of work was fine",
+    "in the last month of the project we shipped",
+    "the last year of school",
+    "what will we do next week?",
+    "tomorrow I fly to Berlin",
+    "how long is a week in Mars days?",
+    "remember the summary of our plan",
+    "明天见",
+    "下周开会",
+    "一个月有几天",
+    "我每个月都去",
+    "the marathon was great",
+    "summertime sadness is a song",
+]
+
+
+@pytest.mark.parametrize(("query", "first", "last"), CASES)
+def test_resolves(query: str, first: str | None, last: str | None) -> None:
+    window = resolve_time(query, NOW)
+    if first is None:
+        assert window is None
+        return
+    assert window is not None, query
+    assert (
+        window.start.date().isoformat(),
+        (window.end - timedelta(days=1)).date().isoformat(),
+    ) == (
+        first,
+        last,
+    )
+    assert window.phrase
+
+
+@pytest.mark.parametrize("query", NEAR_MISSES)
+def test_near_misses_name_no_window(query: str) -> None:
+    assert resolve_time(query, NOW) is None
+
+
+def test_two_expressions_cover_both() -> None:
+    window = resolve_time("yesterday or last week", NOW)
+    assert window is not None
+    assert (window.start.date(), window.end.date()) == (date(2026, 3, 9), date(2026, 3, 18))
+
+
+def test_now_time_zone_and_naive() -> None:
+    # 23:30 on the 18th in UTC-5 is already the 19th in UTC: days follow now's own zone.
+    est = datetime(2026, 3, 18, 23, 30, tzinfo=timezone(timedelta(hours=-5)))
+    window = resolve_time("yesterday", est)
+    assert window is not None and window.start.date() == date(2026, 3, 17)
+    naive = resolve_time("yesterday", datetime(2026, 3, 18, 12))
+    assert naive is not None and naive.start.tzinfo is not None
+
+
+def test_default_now_is_the_current_time() -> None:
+    window = resolve_time("yesterday")
+    assert window is not None
+    assert window.end.date() == datetime.now(UTC).date()
+
+
+def test_parse_bound() -> None:
+    assert parse_bound("2026-03-14", "since") == datetime(2026, 3, 14, tzinfo=UTC)
+    assert parse_bound("2026-03-14", "until", end=True) == datetime(2026, 3, 15, tzinfo=UTC)
+    assert parse_bound("2026-03-14T09:30:00Z", "until", end=True) == datetime(
+        2026, 3, 14, 9, 30, tzinfo=UTC
+    )
+    assert parse_bound(date(2026, 3, 14), "until", end=True) == datetime(2026, 3, 15, tzinfo=UTC)
+    assert parse_bound(0, "since") == datetime(1970, 1, 1, tzinfo=UTC)
+    with pytest.raises(ValueError, match="ISO 8601"):
+        parse_bound("last tuesday", "since")
+    with pytest.raises(ValueError, match="since must be"):
+        parse_bound(["2026"], "since")
+    assert said_on(datetime(2026, 3, 14, 23, 0, tzinfo=timezone(timedelta(hours=-5)))) == (
+        "2026-03-15"
+    )
