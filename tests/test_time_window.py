@@ -195,3 +195,30 @@ def test_dates_survive_promotion(tmp_path: Path, embedder: recall.Embedder) -> N
         assert hits and all(h.created_at.date().isoformat() == "2025-06-01" for h in hits)
         block = m.get_relevant_memories("what about the pottery class?", user_id="u")
     assert "[2025-06-" in block  # each short-term summary shows the day it was said
+
+
+def test_messages_own_timestamps_date_turns_and_summary(mem: recall.Memory) -> None:
+    messages = [
+        {
+            "role": "user",
+            "content": "I booked the dentist for May.",
+            "timestamp": "2025-04-02T09:00Z",
+        },
+        {"role": "assistant", "content": "Noted.", "created_at": 1743588060},
+        {"role": "user", "content": "Also the car goes in for service.", "timestamp": "2025-04-03"},
+    ]
+    mem.update_memory(messages, user_id="u")
+    turns = sorted(r.created_at.isoformat() for r in mem.records("u", kinds=["turn"]))
+    assert turns == [
+        "2025-04-02T09:00:00+00:00",
+        "2025-04-02T10:01:00+00:00",
+        "2025-04-03T00:00:00+00:00",
+    ]
+    # The summary is dated by the newest message it holds.
+    (summary,) = mem.short_term("u")
+    assert summary.created_at == datetime(2025, 4, 3, tzinfo=UTC)
+    # An explicit at= wins over the messages' own times for the summary.
+    mem.update_memory(messages[:1], user_id="v", at=datetime(2025, 1, 1, tzinfo=UTC))
+    assert mem.short_term("v")[0].created_at == datetime(2025, 1, 1, tzinfo=UTC)
+    with pytest.raises(recall.InputError, match="timestamp must be"):
+        mem.update_memory([{"role": "user", "content": "x", "timestamp": "soon"}], user_id="u")

@@ -38,7 +38,7 @@ from .privacy import without_private
 from .promote import promote_all, read_long_term
 from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
 from .result import UpdateResult
-from .states import check_text, check_time, to_turns
+from .states import chat_messages, check_text, check_time, journaled, newest_said, to_turns
 from .summarize import ExtractiveSummarizer, LLMSummarizer, Summarizer
 from .tiers import turn_records
 from .worker import Worker
@@ -122,7 +122,8 @@ class Lifecycle:
             raise InputError(f"background must be True or False, got {shown(background)}")
         payload = self._payload(states)
         job_id, now = new_job_id()
-        at = now if at is None else check_time(at)
+        # An undated call takes the newest of its messages' own timestamps, else now.
+        at = (newest_said(payload.get("messages", [])) or now) if at is None else check_time(at)
         if payload.get("messages") == []:  # every turn was private: nothing is written
             lt, short = self.long_term(uid).version, len(self.short_term(uid))
             return UpdateResult(
@@ -208,12 +209,12 @@ class Lifecycle:
         # What the user asked not to keep never reaches the journal, the summary or the turns.
         turns = without_private(turns)
         # Journaled flattened, so a stored job needs no foreign objects to be replayed.
-        return {"messages": [{"role": t.role, "content": t.text, "name": t.name} for t in turns]}
+        return {"messages": journaled(turns)}
 
     def _summarize(self, payload: dict[str, Any]) -> str:
         if "text" in payload:
             return str(payload["text"])
-        messages = [{k: v for k, v in m.items() if v is not None} for m in payload["messages"]]
+        messages = chat_messages(payload["messages"])
         return self.summarizer.summarize(
             messages, budget_tokens=self.settings.lifecycle.summary_tokens
         )

@@ -14,8 +14,20 @@ from typing import Any, NamedTuple
 
 from ..errors import InputError
 from ..models import as_utc, require_text
+from ..text import parse_bound
 
-__all__ = ["MessageError", "ROLES", "Turn", "check_text", "check_time", "render_turns", "to_turns"]
+__all__ = [
+    "MessageError",
+    "ROLES",
+    "Turn",
+    "chat_messages",
+    "check_text",
+    "check_time",
+    "journaled",
+    "newest_said",
+    "render_turns",
+    "to_turns",
+]
 
 #: Roles of the OpenAI chat format ("function" is the legacy tool role).
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
@@ -43,6 +55,20 @@ class Turn(NamedTuple):
     role: str
     text: str
     name: str | None = None
+    #: When it was said: the message's own ``timestamp`` (or ``created_at``), if it has one.
+    at: datetime | None = None
+
+
+def _said_at(message: Mapping[str, Any]) -> datetime | None:
+    """A message's own time (``timestamp``, else ``created_at``): ISO 8601, epoch seconds
+    or a datetime; None when it has none."""
+    value = message.get("timestamp", message.get("created_at"))
+    if value is None:
+        return None
+    try:
+        return parse_bound(value, "timestamp")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
 
 
 def check_time(value: object) -> datetime:
@@ -137,7 +163,7 @@ def _turn(raw: object, names: dict[str, str]) -> Turn:
     require_text(text, "the text")
     if "\x00" in text:
         raise InputError("contains a NUL character; strip it first")
-    return Turn(str(role), text, name)
+    return Turn(str(role), text, name, _said_at(message))
 
 
 def to_turns(messages: object, *, max_chars: int) -> list[Turn]:
@@ -164,6 +190,29 @@ def to_turns(messages: object, *, max_chars: int) -> list[Turn]:
     if not any(t.text.strip() for t in turns):
         raise InputError("every message is empty: there is nothing to remember")
     return turns
+
+
+def journaled(turns: Sequence[Turn]) -> list[dict[str, Any]]:
+    """Turns as the journal keeps them: role, content, name, and when said (UTC ISO 8601,
+    so the newest of a call's timestamps is the greatest string)."""
+    out: list[dict[str, Any]] = []
+    for t in turns:
+        message: dict[str, Any] = {"role": t.role, "content": t.text, "name": t.name}
+        if t.at is not None:
+            message["at"] = as_utc(t.at).isoformat()
+        out.append(message)
+    return out
+
+
+def newest_said(messages: Sequence[Mapping[str, Any]]) -> datetime | None:
+    """The newest of journaled messages' own timestamps (None: they carry none)."""
+    said = [str(m["at"]) for m in messages if m.get("at")]
+    return datetime.fromisoformat(max(said)) if said else None
+
+
+def chat_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Journaled messages as chat messages for a summarizer: no empty fields, no ``at``."""
+    return [{k: v for k, v in m.items() if v is not None and k != "at"} for m in messages]
 
 
 def render_turns(turns: Sequence[Turn]) -> str:

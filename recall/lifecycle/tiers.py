@@ -56,12 +56,18 @@ def turn_records(
                 user_id=user_id,
                 kind="turn",
                 text=text,
-                created_at=at + timedelta(microseconds=i),
+                # The message's own time when it carried one (recall.lifecycle.states).
+                created_at=_said(message) or at + timedelta(microseconds=i),
                 tokens=count(text),
                 metadata=meta,
             )
         )
     return out
+
+
+def _said(message: Mapping[str, Any]) -> datetime | None:
+    said = message.get("at")
+    return datetime.fromisoformat(said) if isinstance(said, str) else None
 
 
 def archive_id(record_id: str) -> str:
