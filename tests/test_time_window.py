@@ -222,3 +222,13 @@ def test_messages_own_timestamps_date_turns_and_summary(mem: recall.Memory) -> N
     assert mem.short_term("v")[0].created_at == datetime(2025, 1, 1, tzinfo=UTC)
     with pytest.raises(recall.InputError, match="timestamp must be"):
         mem.update_memory([{"role": "user", "content": "x", "timestamp": "soon"}], user_id="u")
+
+
+def test_windows_without_the_vector_cache(settings: recall.Settings) -> None:
+    # vector_cache_mb=0: the vector leg asks Chroma, and the window still holds.
+    with recall.open(settings=settings.replace(vector_cache_mb=0)) as m:
+        _fill(m)
+        hits = m.deep_recall("session cache", user_id="u1", since="2026-03-01")
+        assert _ids(hits) == ["memcached"]
+        first = m.deep_recall("what did we talk about yesterday?", user_id="u1", now=NOW)
+        assert _ids(first)[:1] == ["dinner"]
