@@ -190,6 +190,8 @@ class CompositeEmbedder:
         self._doc_scale = self._scales(weights)
         self._query_scale = self._scales(query_weights or weights)
         self._cjk_scale = self._scales(cjk_weights) if cjk_weights else self._query_scale
+        #: Whether CJK and other queries weigh the parts differently (see .crosslang).
+        self.routes_by_language = self._cjk_scale != self._query_scale
         self.id = "+".join(f"{p.id}*{w:g}" for p, w in zip(parts, weights, strict=True))
         for label, ws in (("q", query_weights), ("cjk", cjk_weights)):
             if ws:
@@ -213,7 +215,11 @@ class CompositeEmbedder:
         return self._join([p.embed_documents(texts) for p in self.parts], self._doc_scale)
 
     def embed_query(self, text: str) -> Vectors:
-        scales = self._cjk_scale if has_cjk(text) else self._query_scale
+        return self.embed_query_as(text, cjk=has_cjk(text))
+
+    def embed_query_as(self, text: str, *, cjk: bool) -> Vectors:
+        """``text`` embedded with the weights of a CJK query (``cjk``) or of any other."""
+        scales = self._cjk_scale if cjk else self._query_scale
         blocks = [
             p.embed_query(text) if s > 0 else np.zeros(p.dimension, dtype=np.float32)
             for p, s in zip(self.parts, scales, strict=True)

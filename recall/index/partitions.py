@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +27,7 @@ from ..settings import Settings
 from ..store import Store
 from ..text import Analyzer
 from . import threads
+from .crosslang import cjk_mask
 from .embed import Embedder
 from .keyword import BM25Params, KeywordPartition
 from .vector import VectorIndex
@@ -55,6 +57,11 @@ class Partition:
     #: When each record was said (epoch seconds), filled by recall.index.window on the
     #: first query with a time window.
     said: npt.NDArray[np.float64] | None = None
+
+    @cached_property
+    def cjk(self) -> npt.NDArray[np.bool_]:
+        """Which records hold CJK text (their cross-language route: :mod:`.crosslang`)."""
+        return cjk_mask(self.records)
 
     @property
     def nbytes(self) -> int:

@@ -24,7 +24,7 @@ from ..models import Hit, RecallRequest, Record
 from ..settings import Settings
 from ..store import Store
 from ..text import Analyzer
-from . import threads, window
+from . import crosslang, threads, window
 from .embed import Embedder
 from .fuse import fuse_linear, fuse_rrf, minmax, ranks
 from .keyword import BM25Params
@@ -163,6 +163,10 @@ class Retriever:
             fused = fuse_rrf(kw, vec_leg, alpha, self.settings.retrieval.rrf_k)
         else:
             fused = fuse_linear(kw, vec_leg, alpha)
+            other = crosslang.other_language(embedder, req.query, part.cjk[cand])
+            share = self.settings.retrieval.cross_keyword_share
+            if other is not None and vec is not None and share > 0:
+                fused = crosslang.impute_keyword(fused, minmax(vec_leg), other, alpha, share)
         # Best fused first (inside the query's own time window first by the boost; the
         # hit keeps its fused score); ties broken by keyword, then vector score.
         rank = fused
@@ -191,14 +195,17 @@ class Retriever:
         """
         if degraded:
             return kw_top, None, True
+        r = self.settings.retrieval
+        routes = crosslang.routes(
+            embedder, req.query, part.cjk, r.cross_language_scale, r.cross_language_scale_cjk
+        )
         if part.matrix is not None:
-            q = embedder.embed_query(req.query)
-            vec_all = (part.matrix @ q).astype(np.float64)
+            vec_all = crosslang.score_matrix(part.matrix, routes)
             hard = window.mask(part, req.since, req.until)
             ranked = vec_all if hard is None else np.where(hard, vec_all, -np.inf)
             return np.union1d(kw_top, _top(ranked, pool)), vec_all, False
         try:
-            cand, vec_all = self._vector_cold(req, part, embedder, kw_top, pool, links)
+            cand, vec_all = self._vector_cold(req, part, routes, kw_top, pool, links)
         except StoreError:
             if not allow:
                 raise
@@ -228,25 +235,32 @@ class Retriever:
         self,
         req: RecallRequest,
         part: Partition,
-        embedder: Embedder,
+        routes: list[crosslang.Route],
         kw_top: npt.NDArray[np.intp],
         pool: int,
         links: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
         """Candidates and vector scores from Chroma: exact for every candidate (and, with
-        thread links, for the neighbours smoothing will read); 0 elsewhere."""
-        q = embedder.embed_query(req.query)
-        sims = self.vectors.query(req.user_id, q, req.kinds, min(pool, len(part.records)))
+        thread links, for the neighbours smoothing will read); 0 elsewhere. One Chroma
+        query per route: the other language's records may have one of their own."""
         pos = {r.id: i for i, r in enumerate(part.records)}
-        found = {pos[rid]: s for rid, s in sims.items() if rid in pos}
+        found: dict[int, float] = {}
+        asked: dict[int, dict[str, float]] = {}  # routes may share a vector: one query each
+        for route in routes:
+            key, n = id(route.vector), min(pool, len(part.records))
+            if key not in asked:
+                asked[key] = self.vectors.query(req.user_id, route.vector, req.kinds, n)
+            for rid, s in asked[key].items():
+                if rid in pos and route.mask[pos[rid]]:
+                    found[pos[rid]] = s * route.factor
         cand = np.union1d(kw_top, np.fromiter(found, dtype=np.intp, count=len(found)))
         need = cand
         if links is not None:
             need = threads.expand(cand, *links, 1 + self.settings.retrieval.neighbour_hops)
         # Exact vector scores for those the vector top list did not reach.
         missing = [part.records[int(i)].id for i in need if int(i) not in found]
-        for rid, v in self.vectors.vectors(req.user_id, missing).items():
-            found[pos[rid]] = float(v @ q)
+        got = self.vectors.vectors(req.user_id, missing)
+        found.update(crosslang.score_rows({pos[rid]: v for rid, v in got.items()}, routes))
         vec_all = np.zeros(len(part.records), dtype=np.float64)
         for i, score in found.items():
             vec_all[i] = score

@@ -82,6 +82,27 @@ class RetrievalSettings(_Group):
         description="min_similarity for a query holding CJK text, which USE-multilingual "
         "scores with lower cosines than MiniLM (-1: no floor for such queries).",
     )
+    cross_language_scale: float = Field(
+        1.0,
+        ge=0.0,
+        le=4.0,
+        description="Factor on the USE-multilingual similarity that scores a record holding "
+        "CJK text for a query without (recall.index.crosslang; 0: such records score 0).",
+    )
+    cross_language_scale_cjk: float = Field(
+        1.0,
+        ge=0.0,
+        le=4.0,
+        description="Factor on the similarity of a record without CJK text for a query "
+        "holding CJK text (USE-multilingual rates same-language text nearer).",
+    )
+    cross_keyword_share: float = Field(
+        1.0,
+        ge=0.0,
+        le=1.0,
+        description="Linear fusion: a record in the other language than the query (no word "
+        "to share) takes this share of its vector score as keyword score when higher.",
+    )
     min_keyword_coverage: float = Field(
         0.5,
         ge=0.0,
