@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -127,11 +128,15 @@ def _section(messages: list[dict[str, Any]], name: str) -> list[str]:
     return []
 
 
+_DATED = re.compile(r"^\s*(?:[-*] )?\[\d{4}-\d{2}-\d{2}\] ")
+
+
 def _best_line(lines: list[str], question: str) -> str:
     """The statement sharing the most words with ``question`` (a stand-in model's reading:
     questions asked before, remembered too, answer nothing)."""
     words = set(question.lower().split())
-    statements = [line for line in lines if not line.rstrip().endswith("?")]
+    # The memory block dates each summary ("[2026-03-14] ..."); the answer quotes the words.
+    statements = [_DATED.sub("", line) for line in lines if not line.rstrip().endswith("?")]
     return max(statements, key=lambda s: len(words & set(s.lower().split())), default="nothing")
 
 
