@@ -49,13 +49,18 @@ def idempotency_key(request: Request) -> str | None:
     return key
 
 
+def _fingerprint(request_id: str) -> str:
+    """The digest naming one request (its route and canonical body)."""
+    return hashlib.sha256(request_id.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def note_ids(key: str, request_id: str, count: int) -> list[str]:
     """The ids of ``count`` notes sent with ``key`` and no id of their own."""
     # Derived from the key: were the write to land while its answer was lost (a crash
     # between the two), the retry would replace the same records instead of adding copies.
     # And from the request: a key used again for other notes once its answer expired (a
     # client whose key counter restarted) must not replace the notes of days ago.
-    seed = hashlib.sha256(request_id.encode("utf-8", "surrogatepass")).hexdigest()
+    seed = _fingerprint(request_id)
     return [hashlib.sha256(f"{key}\0{seed}\0{i}".encode()).hexdigest()[:32] for i in range(count)]
 
 
@@ -74,7 +79,7 @@ async def run_once(
     still runs answered 409, after it the first answer comes back.
     """
     store = amem.memory.store
-    fingerprint = hashlib.sha256(request_id.encode("utf-8", "surrogatepass")).hexdigest()
+    fingerprint = _fingerprint(request_id)
     claim = await amem.run_for(uid, idempotency.begin, store, uid, key, fingerprint)
     if claim.state == "new" and (uid, key) in _running:
         # A reservation goes stale by its age; one whose write still runs here is not.
