@@ -4,7 +4,6 @@ route (httpx against the ASGI app), and ``--user`` as a pin over a real stdio MC
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -14,6 +13,7 @@ import anyio
 import httpx
 import pytest
 from mcp import Client, StdioServerParameters
+from subproc import recall_env
 
 import recall
 from recall.server import ApiKeys, AsyncMemory, build_app, build_mcp
@@ -281,18 +281,6 @@ def test_a_pinned_server_serves_its_user_only_in_process(mem: recall.Memory) -> 
     assert [r.text for r in mem.records("victim")] == ["Victim's PIN is 4321."]
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RECALL_")}
-    env.update(
-        ANONYMIZED_TELEMETRY="False",
-        HF_HUB_OFFLINE="1",
-        TOKENIZERS_PARALLELISM="false",
-        RECALL_VECTOR_PARTITIONS="4",
-        HOME=str(tmp_path),
-    )
-    return env
-
-
 @pytest.mark.slow
 def test_the_user_pin_over_a_real_stdio_client(
     tmp_path: Path, settings: recall.Settings, embedder: recall.Embedder
@@ -303,7 +291,7 @@ def test_the_user_pin_over_a_real_stdio_client(
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "recall.cli", "serve", "--path", str(folder), "--user", "u1"],
-        env=_env(tmp_path),
+        env=recall_env(tmp_path),
     )
 
     async def main() -> None:

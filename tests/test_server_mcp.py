@@ -4,7 +4,6 @@ spoken to with the real `mcp` client over stdio and over streamable HTTP."""
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -19,6 +18,7 @@ import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from subproc import recall_env
 
 import recall
 from recall.server import AsyncMemory, build_mcp
@@ -89,18 +89,6 @@ def test_in_process_tools_and_resources(mem: recall.Memory) -> None:
     anyio.run(main)
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RECALL_")}
-    env.update(
-        ANONYMIZED_TELEMETRY="False",
-        HF_HUB_OFFLINE="1",
-        TOKENIZERS_PARALLELISM="false",
-        RECALL_VECTOR_PARTITIONS="4",
-        HOME=str(tmp_path),
-    )
-    return env
-
-
 def _serve(folder: Path, *args: str) -> list[str]:
     return ["-m", "recall.cli", "serve", "--path", str(folder), *args]
 
@@ -110,7 +98,7 @@ def test_stdio_server_subprocess(tmp_path: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
         args=_serve(tmp_path / "memory", "--user", "u1"),
-        env=_env(tmp_path),
+        env=recall_env(tmp_path),
     )
 
     async def main() -> None:
@@ -141,7 +129,7 @@ def http_server(tmp_path: Path) -> Iterator[str]:
     with log.open("wb") as err:
         proc = subprocess.Popen(
             [sys.executable, *args, "--keys", str(keys)],
-            env=_env(tmp_path),
+            env=recall_env(tmp_path),
             stdout=subprocess.DEVNULL,
             stderr=err,
         )

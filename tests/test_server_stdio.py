@@ -5,7 +5,6 @@ that is not a JSON-RPC message an invalid-request error, and the session goes on
 from __future__ import annotations
 
 import json
-import os
 import queue
 import subprocess
 import sys
@@ -15,20 +14,9 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
+from subproc import recall_env
 
 from recall.server.stdio import error_for
-
-
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RECALL_")}
-    env.update(
-        ANONYMIZED_TELEMETRY="False",
-        HF_HUB_OFFLINE="1",
-        TOKENIZERS_PARALLELISM="false",
-        RECALL_VECTOR_PARTITIONS="4",
-        HOME=str(tmp_path),
-    )
-    return env
 
 
 class _Lines:
@@ -64,7 +52,7 @@ def test_a_garbage_line_gets_a_parse_error_and_the_session_goes_on(tmp_path: Pat
     with log.open("wb") as err:
         proc = subprocess.Popen(
             [sys.executable, *args],
-            env=_env(tmp_path),
+            env=recall_env(tmp_path),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=err,
