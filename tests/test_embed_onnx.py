@@ -19,17 +19,18 @@ from click.testing import CliRunner
 import recall
 from recall.cli import main
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def _real_texts(n: int) -> list[str]:
+    # Texts in the repo (a clone has no ../shared): memories and questions in English and
+    # Chinese (crosslang.jsonl) and chat turns (triggers.tsv).
     texts: list[str] = []
-    locomo = DATA / "locomo" / "locomo_dev7.json"
-    if locomo.is_file():
-        for sample in json.loads(locomo.read_text(encoding="utf-8")):
-            for turns in sample["conversation"].values():
-                if isinstance(turns, list):
-                    texts += [t["text"] for t in turns if t.get("text")]
+    for line in (DATA / "crosslang.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        texts += [row[k] for k in ("text", "q_en", "q_zh") if k in row]
+    for line in (DATA / "triggers.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        texts.append(line.split("\t")[-1])
     texts += [  # short, long, odd: what a memory holds besides conversation turns
         "ok",
         "We chose Redis for the session cache; the TTL is 300 seconds.",
