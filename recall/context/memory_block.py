@@ -41,6 +41,7 @@ from ..models import Record
 from ..settings import Settings
 from ..text import Count, said_on
 from .budget import cut_to_tokens, split_blocks
+from .current import current_view
 from .inputs import token_counter
 from .ranking import blend_rank, recency_scores
 from .similarity import summary_similarities
@@ -236,6 +237,8 @@ def relevant_memories(
     counter = count or token_counter(s)
     budget = s.context.memory_budget_tokens if budget is None else budget
     usable = [r for r in summaries if r.text.strip()]
+    # What a newer summary superseded is not shown (recall.context.current).
+    article, usable = current_view(article, usable)
     block = chapters_block(article, _chapter_room(article, usable, budget, s, counter), counter)
     if block is None:
         return ""

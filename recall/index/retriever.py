@@ -29,6 +29,7 @@ from .embed import Embedder
 from .fuse import fuse_linear, fuse_rrf, minmax, ranks
 from .keyword import BM25Params
 from .partitions import Partition, PartitionCache
+from .present import present_first
 from .sync import IndexSync
 from .vector import VectorIndex
 
@@ -173,6 +174,8 @@ class Retriever:
         if soft is not None:
             rank = fused + self.settings.retrieval.time_prior_boost * soft[cand]
         order = np.lexsort((-vec_leg, -kw, -rank))[: req.top_k]
+        # A question about the present gets the newest statement of its slot first.
+        order = order[present_first(req.query, [part.records[int(cand[j])] for j in order])]
         return _hits(part.records, cand, order, fused, kw, vec, vec_leg, degraded)
 
     def _candidates(

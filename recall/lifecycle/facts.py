@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..text import has_cjk, tokenize
+from ..text.slots import slots_of, supersedes
 from .routing import JOBS, JOBS_ZH, SURNAMES
 
 __all__ = ["Fact", "facts_of", "restate", "supersede"]
@@ -136,6 +137,10 @@ _ASPIRATION = re.compile(
 )
 # My advice to the user is not a fact about them.
 _ADVICE = re.compile(r"^(?:I advised|I told|I asked|我建议|我告诉|我问)")
+# The slot (recall.text.slots) each single-valued fact is a value of.
+_SLOT = {"role": "role", "employer": "work", "city": "home", "pref": "preference"}
+# What the user asked is no statement of theirs.
+_ASKED = re.compile(r"\b(?:asked|wondered|wants to know)\b|问(?:我|了|过)|想知道")
 
 
 class Fact(NamedTuple):
@@ -226,15 +231,42 @@ def restate(fact: Fact, zh: bool) -> str | None:
     }.get(fact.slot)
 
 
-def supersede(sentences: Sequence[str]) -> list[list[str] | None]:
+def supersede(
+    sentences: Sequence[str], groups: Sequence[object] | None = None
+) -> list[list[str] | None]:
     """For each of ``sentences`` (newest first): None to keep it, ``[]`` to drop it (a
-    newer sentence stated all its facts), or the restatements of the facts it still
-    holds alone (a newer one stated only some of them)."""
+    newer sentence stated all its facts, or set the same slot of the user, see
+    :func:`recall.text.slots.supersedes`), or the restatements of the facts it still
+    holds alone (a newer one stated only some of them). Sentences of one of ``groups``
+    (one summary's paragraph) were said together: they do not supersede each other by slot.
+    """
     seen: list[Fact] = []
+    newer: list[tuple[object, str, frozenset[str]]] = []
     out: list[list[str] | None] = []
-    for sentence in sentences:
+    for n, sentence in enumerate(sentences):
+        group = n if groups is None else groups[n]
         facts = facts_of(sentence)
         stale = [f for f in facts if any(f.same(s) for s in seen)]
+        slots = (
+            frozenset()
+            if _ADVICE.match(sentence) or _ASKED.search(sentence)
+            else (slots_of(sentence))
+        )
+        gone = frozenset().union(
+            *(
+                slots & ns
+                for g, text, ns in newer
+                if g != group and slots & ns and supersedes(text, sentence, newer_slots=ns)
+            )
+        )
+        if gone and not stale:
+            # A newer statement set the same slot: this one is stale; what else it says
+            # (the user's name beside an old job) is restated when it can be said alone.
+            left = [restate(f, has_cjk(sentence)) for f in facts if _SLOT.get(f.slot) not in gone]
+            out.append([r for r in left if r is not None])
+            continue
+        if slots:
+            newer.append((group, sentence, slots))
         if not stale:
             out.append(None)
         else:

@@ -163,7 +163,7 @@ class OfflineReconstructor:
         for name in _OLD_ORDER:
             for para in old[name]:
                 slots.extend((name, para, i) for i in reversed(range(len(para))))
-        verdicts = supersede([para[i] for _, para, i in slots])
+        verdicts = supersede([para[i] for _, para, i in slots], [id(para) for _, para, _ in slots])
         for (name, para, i), verdict in zip(slots, verdicts, strict=True):
             if verdict is not None:
                 para[i] = "\n".join(verdict)  # restated facts, or "" (dropped)

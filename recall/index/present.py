@@ -1,0 +1,33 @@
+"""A question about the present gets the newest statement of what it asks first.
+
+"Where do I live now?" asks the ``home`` slot (:func:`recall.text.slots.query_slots`). Among
+the hits, those whose user statements set that slot (:func:`recall.text.current.
+statement_slots`) are re-ordered newest said first, in the places they held: the move to
+Ghent takes the rank the old Antwerp record had, and hits about anything else keep theirs.
+The set of hits does not change (recall at k is untouched), only their order. A question
+about history ("where did I live before?", "我以前住哪", :func:`recall.text.slots.asks_past`)
+keeps the fused order, so the older value is still found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..models import Record
+from ..text.current import statement_slots
+from ..text.slots import asks_past, query_slots
+
+__all__ = ["present_first"]
+
+
+def present_first(query: str, records: Sequence[Record]) -> list[int]:
+    """The positions of ``records`` (in rank order) in their new order (see module docs)."""
+    order = list(range(len(records)))
+    wanted = query_slots(query)
+    if not wanted or len(records) < 2 or asks_past(query):
+        return order
+    group = [i for i, r in enumerate(records) if statement_slots(r.text) & wanted]
+    newest = sorted(group, key=lambda i: (-records[i].created_at.timestamp(), i))
+    for place, i in zip(group, newest, strict=True):
+        order[place] = i
+    return order

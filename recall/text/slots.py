@@ -1,0 +1,297 @@
+"""Which attribute of the user a statement sets, and whether a newer one replaces an older.
+
+A *slot* is one attribute of the user that holds a current value: where they live
+(``home``), who they work for (``work``), their job title (``role``), their partner, their
+car or way of getting around (``transport``), their diet, their pets, the tools they use,
+their preferences and their plans. The cues are words and short patterns, English and
+Chinese, meant to catch indirect phrasings as well as direct ones ("signed the lease on a
+place in Ghent" and "搬到成都了" are both ``home``; "handed in my badge" and "下个月去字节上班"
+are both ``work``). A sentence about someone else (a sister's flat, a friend's job) sets no
+slot of the user's.
+
+:func:`supersedes` is the rule every tier applies (the article's reconstruction, the
+memory block, the order of deep_recall's hits): a newer statement replaces an older one
+when they set a common slot, the newer one is not a question, and either the slot holds one
+value at a time (home, work, role, partner, transport, diet) or the newer one says that
+something changed ("switched", "no longer", "sold", "现在", "不再", "换成", …): a second pet
+or a new tool adds to the older ones unless it replaces them.
+
+:func:`asks_past` tells a question about history ("where did I work before Globex?",
+"我以前住哪") from one about the present: only the latter prefers the newest statement.
+Everything here is pure and cheap (precompiled regular expressions, no model).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from .tokenize import tokenize
+
+__all__ = [
+    "SINGLE_VALUED",
+    "SLOTS",
+    "asks_past",
+    "is_question",
+    "query_slots",
+    "slots_of",
+    "supersedes",
+]
+
+_I = re.IGNORECASE
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: Slots that hold one value at a time: any newer statement replaces the older one.
+SINGLE_VALUED: Final = frozenset({"home", "work", "role", "partner", "diet"})
+# Slots where a change cue alone replaces the older value ("sold the Civic", "switched to
+# VS Code"); in the others (a pet, a preference, a plan) the two must also share a word.
+_CUE_ENOUGH: Final = frozenset({"transport", "tools"})
+
+_JOBS_EN = (
+    r"engineer|developer|programmer|designer|manager|analyst|scientist|researcher|teacher|"
+    r"professor|nurse|doctor|lawyer|accountant|consultant|architect|director|lead|"
+    r"writer|editor|journalist|intern|student|chef|barista|pharmacist|recruiter|founder|"
+    r"product owner|marketer|salesperson|therapist|electrician|pilot|officer"
+)
+_JOBS_ZH = (
+    r"工程师|程序员|设计师|经理|产品|运营|分析师|科学家|研究员|老师|教师|教授|护士|医生|律师|"
+    r"会计|顾问|架构师|总监|主管|实习生|厨师|编辑|记者|销售|创业"
+)
+
+# Statement cues: what says the user's value of the slot (strict: a topic word alone, like
+# "work was tiring", sets nothing).
+_STATEMENT: Final[dict[str, tuple[str, str]]] = {
+    "home": (
+        r"\b(?:live[sd]?|living) in\b|\bmov(?:ed|ing|e) (?:to|into|back|out|across)\b|"
+        r"\brelocat\w*|\b(?:signed|sign) (?:the|a) lease\b|\bbased (?:in|out of)\b|"
+        r"\b(?:new|our|my) (?:place|flat|apartment|house|home|condo)\b|\bhouse(?:-| )?hunting\b|"
+        r"\bbought (?:a|an|our|my) (?:house|flat|apartment|condo)\b|\bhome is\b",
+        r"住在|住进|搬到|搬去|搬回|搬家|搬过来|搬了|定居|安家|落户|租了.{0,8}(?:房|公寓)|买了.{0,8}(?:房|公寓)|新家|现在住",
+    ),
+    "work": (
+        r"\bwork(?:s|ed|ing)? (?:at|for) (?:(?-i:[A-Z])|an? (?:startup|company|firm|bank|agency|"
+        r"hospital|school|university|studio|lab|consultancy|nonprofit)\b|the )|"
+        r"\bjob (?:at|with)\b|\boffer (?:from|at)\b|"
+        r"\bhired (?:by|at)\b|\bemployer\b|\bbadge\b|\bquit (?:my job|at)\b|\bresign\w*|"
+        r"\blaid off\b|\bleft (?:my job|the company)\b|\bnew job\b|\bmy company\b|"
+        r"\bstart(?:s|ing)? (?:at|monday|on monday|next week)\b|\bonboarding\b|\bnotice\b|"
+        r"\bday job\b|\bfreelanc\w*|\bself-employed\b",
+        r"在.{1,12}(?:上班|工作|任职)|去.{1,12}(?:上班|工作|入职)|入职|辞职|跳槽|离职|offer|新工作|换工作|"
+        r"换了.{0,4}工作|被裁|裁员|公司上班|自由职业|创业",
+    ),
+    "role": (
+        rf"\bas an? (?:[\w-]+ ){{0,3}}(?:{_JOBS_EN})s?\b|\bpromot\w*|"
+        rf"\bmy (?:title|role|position)\b|\bwork(?:s|ing)? as\b|"
+        rf"\b(?:i'm|i am|is|am) (?:now )?an? (?:[\w-]+ ){{0,3}}(?:{_JOBS_EN})\b",
+        rf"(?:做|当|是|担任)(?:一名|一个|一位|个)?.{{0,8}}(?:{_JOBS_ZH})|升(?:职|为|到|了)|职位|岗位|转岗",
+    ),
+    "partner": (
+        r"\bmarried\b|\bdating\b|\bbroke up\b|\bseeing (?:someone|(?-i:[A-Z]))|\bengaged\b|"
+        r"\bdivorc\w*|\bsplit up\b|\bsingle again\b|\bmoved in with\b|"
+        r"\bnew (?:partner|girlfriend|boyfriend)\b|"
+        r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?)(?:'s name\b| is called\b|"
+        r" is named\b)",
+        r"结婚|分手|离婚|在一起|订婚|脱单|单身|新(?:女朋友|男朋友|对象)|交了.{0,3}(?:女朋友|男朋友)|"
+        r"(?:女朋友|男朋友|老婆|老公|对象|妻子|丈夫|爱人)(?:叫|的名字)",
+    ),
+    "transport": (
+        r"\bcar\b|\bdriv(?:e|es|ing)\b|\bbik(?:e|es|ing)\b|\bbicycle\b|\bscooter\b|\bcommut\w*|"
+        r"\bbus\b|\bsubway\b|\bmetro\b|\btram\b|\bmotorbike\b|\bmotorcycle\b|"
+        r"\b(?:tesla|civic|corolla|prius|ioniq|golf|model [3ysx])\b",
+        r"开车|买车|卖车|车子|汽车|电动车|自行车|单车|骑车|公交|地铁|通勤|摩托|打车|提车|新车",
+    ),
+    "diet": (
+        r"\bvegan\b|\bvegetarian\b|\bpescatarian\b|\bketo\b|\bplant-based\b|\bdiet\b|"
+        r"\beat(?:ing)? meat\b|\b(?:stopped|quit|no longer|don't|do not) eat\w*\b|\bgluten-free\b|"
+        r"\bintermittent fasting\b|\bcarnivore\b",
+        r"吃素|素食|纯素|不吃肉|吃肉|开始吃|戒糖|戒了|生酮|饮食|吃荤|轻断食|忌口",
+    ),
+    "pet": (
+        r"\b(?:dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|tortoise|turtle|goldfish|pet)s?\b",
+        r"狗|猫|宠物|鹦鹉|仓鼠|兔子|乌龟|金鱼",
+    ),
+    "tools": (
+        r"\b(?:vim|neovim|emacs|vs ?code|intellij|pycharm|sublime|editor|ide|macbook|thinkpad|"
+        r"laptop|linux|ubuntu|windows|iphone|android|pixel|keyboard)\b|"
+        r"\bswitched (?:to|from|over)\b|"
+        r"\b(?:coding|programming|writing code) in\b|\blearning (?:rust|go|python|java|"
+        r"typescript|kotlin|swift|c\+\+|haskell|elixir)\b",
+        r"编辑器|笔记本|电脑|手机|键盘|换成|写代码|编程|学.{0,2}(?:Rust|Go|Python|Java)",
+    ),
+    "preference": (
+        r"\bprefer\w*|\bbullet points?\b|\b(?:short|long|longer|shorter|detailed|concise|brief) "
+        r"(?:answers|explanations|replies|responses)\b|\bfavou?rite\b|\b(?:coffee|tea|espresso|"
+        r"latte|matcha)\b|\bcan't stand\b",
+        r"喜欢|偏好|更爱|咖啡|奶茶|茶|回答|简短|详细|受不了",
+    ),
+    "plans": (
+        r"\bplan(?:s|ning)? to\b|\btrip to\b|\bvacation\b|\bholiday in\b|\btravel\w* to\b|"
+        r"\bfly(?:ing)? to\b|\bbooked\b",
+        r"打算|计划|准备去|旅行|旅游|去.{1,6}玩|机票|订了|出差",
+    ),
+}
+
+# Question cues: looser, a question names its topic ("where do I live now?", "我开什么车").
+_QUERY: Final[dict[str, tuple[str, str]]] = {
+    "home": (
+        r"\blive\b|\bliving\b|\bhome\b|\bcity\b|\bmove[ds]?\b|\bflat\b|\bapartment\b",
+        r"住|搬|城市|家在",
+    ),
+    "work": (r"\bwork\b|\bjob\b|\bcompany\b|\bemployer\b|\bworking\b", r"工作|公司|上班|单位"),
+    "role": (
+        r"\brole\b|\btitle\b|\bposition\b|\bjob\b|\bdo for a living\b",
+        r"职位|岗位|做什么|职业",
+    ),
+    "partner": (
+        r"\bpartner\b|\bwife\b|\bhusband\b|\bgirlfriend\b|\bboyfriend\b|\bdating\b|\bspouse\b",
+        r"对象|女朋友|男朋友|老婆|老公|伴侣|另一半",
+    ),
+    "transport": (
+        r"\bcar\b|\bdrive\b|\bcommute\b|\bget (?:to|around)\b|\bbike\b|\btransport",
+        r"车|通勤|上下班|出行",
+    ),
+    "diet": (r"\bdiet\b|\beat\b|\bvegan\b|\bvegetarian\b|\bmeat\b|\bfood\b", r"吃|饮食|素"),
+    "pet": (r"\bpets?\b|\bdogs?\b|\bcats?\b|\banimals?\b", r"宠物|狗|猫"),
+    "tools": (
+        r"\beditor\b|\bide\b|\blaptop\b|\bphone\b|\btools?\b|\buse\b|\blanguage\b|\bcomputer\b",
+        r"编辑器|电脑|手机|工具|用什么|语言",
+    ),
+    "preference": (
+        r"\bprefer\w*|\blike\b|\bfavou?rite\b|\bcoffee\b|\btea\b|\banswers?\b|\bexplanations?\b",
+        r"喜欢|偏好|咖啡|茶|回答",
+    ),
+    "plans": (
+        r"\bplan\w*|\btrip\b|\bvacation\b|\btravel\w*|\bgoing\b|\bholiday\b",
+        r"计划|打算|旅行|旅游|去哪",
+    ),
+}
+
+_CHANGE = re.compile(
+    r"\b(?:now|no longer|anymore|any more|instead|switch\w*|chang\w*|mov(?:ed|ing)|new|sold|"
+    r"quit|stopped|gave up|given up|left|broke up|replac\w*|these days|finally|from now on|bought|"
+    r"start\w*|traded|swapped|rehomed|passed away|ditched|dropped|over to|went back|back to)\b|"
+    r"现在|不再|不.{0,4}了|换|改|搬|卖了|买了|提车|辞|分手|戒|以后|开始|从此|新|已经不|转",
+    _I,
+)
+_PAST = re.compile(
+    r"\bbefore\b|\bused to\b|\bprevious\w*|\bformer\w*|\bold\b|\bearlier\b|\boriginally\b|"
+    r"\bback when\b|\bprior\b|\bfirst (?:job|car|flat|apartment|pet|place)\b|\bwhat was\b|"
+    r"\bwhere was\b|\bdid i (?:use to|live|work|drive|have|own)\b|\bhistory\b|\bago\b|"
+    r"以前|之前|原来|过去|曾经|从前|那时|以往|旧|之前的|前一个|上一个",
+    _I,
+)
+_STOP = _words(
+    """the and but for with from that this have has had was were are is been being not now
+    any more new now our your their they them then than into onto just also still really
+    very much some lot lots over after before since about anymore instead user know 用户 我
+    现在 以后 已经 了 的 也 还 都 很 就 在 是 我们 一个 answer answers explanation explanations
+    reply replies response responses prefer prefers like likes love loves 回答 喜欢 更喜欢 更 用
+    请 希望 一点 就行"""
+)
+_QUESTION = re.compile(
+    r"[?？]\s*[\"'”’)]?\s*$|吗[。！!…]*\s*$|^(?:do|does|did|should|can|could|would|is|are|what|where|which|who|how|why)\b",
+    _I,
+)
+_WISH = re.compile(
+    r"\b(?:want(?:s|ed)? to|would like|hop(?:e|es|ing) to|dream\w*|thinking (?:about|of)|"
+    r"consider\w*|might|maybe|someday|one day|wish\w*|if (?:i|we)|whether)\b|"
+    r"想|希望|梦想|考虑|也许|可能|如果|要不要|是否",
+    _I,
+)
+# What a preference is about: two preferences are one fact when they share a topic (short
+# answers and detailed ones; coffee and green tea), not merely a word ("code" in "answer with
+# code" and "comment code in Chinese").
+_PREF_TOPICS: Final = tuple(
+    re.compile(p, _I)
+    for p in (
+        r"\bbullet|\bconcise\b|\bdetailed\b|\bbrief\b|\bshort(?:er)?\b|\blong(?:er)?\b|"
+        r"\bstep[- ]by[- ]step\b|\bverbose\b|简短|详细|推导|直接给|长一点|短一点|啰嗦",
+        r"\bcoffee\b|\btea\b|\blatte\b|\bmatcha\b|\bespresso\b|\bdecaf\b|咖啡|茶|拿铁",
+        r"\benglish\b|\bchinese\b|\bspanish\b|\bfrench\b|\bgerman\b|中文|英文|日语",
+        r"\bmusic\b|\bjazz\b|\brock\b|\bpodcasts?\b|音乐|播客",
+        r"\bmornings?\b|\bevenings?\b|\bnights?\b|早上|晚上|夜里",
+    )
+)
+_PARTNER = re.compile(
+    r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|spouse)\b|"
+    r"女朋友|男朋友|老婆|老公|对象|妻子|丈夫|爱人",
+    _I,
+)
+_WE = re.compile(r"\b(?:we|we're|we've|our|us|and i|and me)\b|我们|我和|和我|咱们", _I)
+# Someone other than the user (or the user's partner) the sentence is about.
+_OTHERS = re.compile(
+    r"\b(?:sister|brother|mom|mum|mother|dad|father|parents?|son|daughter|kids?|friend|"
+    r"colleague|coworker|co-worker|boss|manager's|neighbou?r|roommate|flatmate|cousin|aunt|"
+    r"uncle|grandma|grandpa|grandmother|grandfather|niece|nephew)s?\b|"
+    r"姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|爸妈|父母|儿子|女儿|孩子|朋友|同事|老板|邻居|室友|表姐|表哥|堂|舅|姑|姨|叔|爷爷|奶奶",
+    _I,
+)
+
+
+def _compile(table: dict[str, tuple[str, str]]) -> dict[str, re.Pattern[str]]:
+    return {slot: re.compile(f"(?:{en})|(?:{zh})", _I) for slot, (en, zh) in table.items()}
+
+
+_STATEMENT_RE: Final = _compile(_STATEMENT)
+_QUERY_RE: Final = _compile(_QUERY)
+#: Every slot name, in a fixed order.
+SLOTS: Final = tuple(_STATEMENT)
+
+
+def is_question(text: str) -> bool:
+    """True when ``text`` asks rather than states."""
+    return bool(_QUESTION.search(text.strip()))
+
+
+def slots_of(sentence: str) -> frozenset[str]:
+    """The slots of the user ``sentence`` states a value for (none for a question, and
+    none when it is about someone else, a partner excepted)."""
+    if is_question(sentence):
+        return frozenset()
+    found = frozenset(s for s, pat in _STATEMENT_RE.items() if pat.search(sentence))
+    if found and _OTHERS.search(sentence):
+        return frozenset()
+    if found and _PARTNER.search(sentence) and not _WE.search(sentence):
+        return found & {"partner"}  # "my husband is a doctor" is not the user's job
+    if found & SINGLE_VALUED and _WISH.search(sentence):
+        return found - SINGLE_VALUED  # "thinking about moving to Lisbon" moves nobody yet
+    return found
+
+
+def query_slots(query: str) -> frozenset[str]:
+    """The slots a question asks about."""
+    return frozenset(s for s, pat in _QUERY_RE.items() if pat.search(query))
+
+
+def asks_past(query: str) -> bool:
+    """True when ``query`` asks about an earlier value ("before", "used to", "以前")."""
+    return bool(_PAST.search(query))
+
+
+def supersedes(newer: str, older: str, *, newer_slots: frozenset[str] | None = None) -> bool:
+    """True when the statement ``newer`` replaces what ``older`` said (see module docs)."""
+    mine = slots_of(newer) if newer_slots is None else newer_slots
+    common = mine & slots_of(older)
+    if not common:
+        return False
+    if common & SINGLE_VALUED:
+        return True
+    if not _CHANGE.search(newer):
+        return False
+    if common & _CUE_ENOUGH:
+        return True
+    if "preference" in common and _topics(newer) & _topics(older):
+        return True
+    return bool(common - {"preference"}) and bool(_content(newer) & _content(older))
+
+
+def _topics(text: str) -> frozenset[int]:
+    return frozenset(i for i, pat in enumerate(_PREF_TOPICS) if pat.search(text))
+
+
+def _content(text: str) -> frozenset[str]:
+    return frozenset(t for t in tokenize(text) if len(t) > 1 and t not in _STOP)
