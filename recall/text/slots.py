@@ -76,6 +76,7 @@ _STATEMENT: Final[dict[str, tuple[str, str]]] = {
         r"\bwork(?:s|ed|ing)? (?:at|for) (?:(?-i:[A-Z])|an? (?:startup|company|firm|bank|agency|"
         r"hospital|school|university|studio|lab|consultancy|nonprofit)\b|the )|"
         r"\bjob (?:at|with)\b|\boffer (?:from|at)\b|"
+        rf"\b(?:{_JOBS_EN})s? (?:at|for|with) (?-i:[A-Z])|"
         r"\bhired (?:by|at)\b|\bemployer\b|\bbadge\b|\bquit (?:my job|at)\b|\bresign\w*|"
         r"\blaid off\b|\bleft (?:my job|the company)\b|\bnew job\b|\bmy company\b|"
         r"\bstart(?:s|ing)? (?:at|monday|on monday|next week)\b|\bonboarding\b|\bnotice\b|"
@@ -227,7 +228,7 @@ _OTHERS = re.compile(
     r"\b(?:sister|brother|mom|mum|mother|dad|father|parents?|son|daughter|kids?|friend|"
     r"colleague|coworker|co-worker|boss|manager's|neighbou?r|roommate|flatmate|cousin|aunt|"
     r"uncle|grandma|grandpa|grandmother|grandfather|niece|nephew)s?\b|"
-    r"姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|爸妈|父母|儿子|女儿|孩子|朋友|同事|老板|邻居|室友|表姐|表哥|堂|舅|姑|姨|叔|爷爷|奶奶",
+    r"姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|爸妈|父母|儿子|女儿|孩子|(?<![女男])朋友|同事|老板|邻居|室友|表姐|表哥|堂|舅|姑|姨|叔|爷爷|奶奶",
     _I,
 )
 
