@@ -28,6 +28,7 @@ from .models import (
 )
 from .settings import Settings
 from .text import count_tokens, parse_bound, resolve_time
+from .text.time_only import names_only_time
 
 __all__ = [
     "DEFAULT_KIND",
@@ -198,7 +199,15 @@ def time_window(
     if start is not None and end is not None and start >= end:
         raise InputError(f"since ({start.isoformat()}) must be before until ({end.isoformat()})")
     found = resolve_time(query, at) if settings.retrieval.relative_time else None
-    return start, end, None if found is None else (found.start, found.end)
+    if found is None:
+        return start, end, None
+    if names_only_time(query, found):
+        # "What did we talk about last week?": the time is the whole question.
+        lo = found.start if start is None else max(start, found.start)
+        hi = found.end if end is None else min(end, found.end)
+        if lo < hi:
+            return lo, hi, None
+    return start, end, (found.start, found.end)
 
 
 def depth_kinds(depth: object, settings: Settings) -> tuple[str, ...]:

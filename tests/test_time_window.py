@@ -94,6 +94,18 @@ def test_time_words_in_the_query_rank_their_window_first(filled: recall.Memory) 
     assert _ids(filled.deep_recall("昨天聊了什么", user_id="u1", now=NOW))[:1] == ["dinner"]
 
 
+def test_a_question_naming_only_a_time_keeps_to_its_window(filled: recall.Memory) -> None:
+    # "What did we talk about yesterday?" has no topic: the time is the whole question, so
+    # nothing said on another day is a hit; a question with a topic keeps the soft window.
+    assert _ids(filled.deep_recall("what did we talk about yesterday?", user_id="u1", now=NOW)) == [
+        "dinner"
+    ]
+    last_week = filled.deep_recall("上周我们聊了什么？", user_id="u1", now=NOW)
+    assert _ids(last_week) == ["memcached"]  # 上周: Monday 9 to Sunday 15 March
+    topical = filled.deep_recall("what did I say about Redis yesterday?", user_id="u1", now=NOW)
+    assert "redis" in _ids(topical)
+
+
 def test_relative_time_can_be_turned_off(settings: recall.Settings) -> None:
     off = settings.replace(relative_time=False)
     with recall.open(settings=off) as m:
