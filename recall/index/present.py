@@ -4,13 +4,15 @@
 the hits, those whose user statements set that slot (:func:`recall.text.current.
 statement_slots`) are re-ordered newest said first, in the places they held: the move to
 Ghent takes the rank the old Antwerp record had, and hits about anything else keep theirs.
-The set of hits does not change (recall at k is untouched), only their order. A question
+Only a question about the user ("I", "my", "我") and only the leading ten hits: the set of
+the top ten does not change (recall at 10 is untouched), only their order. A question
 about history ("where did I live before?", "我以前住哪", :func:`recall.text.slots.asks_past`)
 keeps the fused order, so the older value is still found.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..models import Record
@@ -20,13 +22,21 @@ from ..text.slots import asks_past, query_slots
 __all__ = ["present_first"]
 
 
+#: Only the leading hits are re-ordered: with a long result list (top_k 50) the newest
+#: statement ranked 40th must not displace what ranked first.
+LEADING = 10
+# The question is about the user: "where do I live", "我住哪", not "where does Caroline live".
+_ABOUT_ME = re.compile(r"\b(?:i|i'm|i've|me|my|mine)\b|我", re.IGNORECASE)
+
+
 def present_first(query: str, records: Sequence[Record]) -> list[int]:
     """The positions of ``records`` (in rank order) in their new order (see module docs)."""
     order = list(range(len(records)))
     wanted = query_slots(query)
-    if not wanted or len(records) < 2 or asks_past(query):
+    if not wanted or len(records) < 2 or asks_past(query) or not _ABOUT_ME.search(query):
         return order
-    group = [i for i, r in enumerate(records) if statement_slots(r.text) & wanted]
+    lead = records[:LEADING]
+    group = [i for i, r in enumerate(lead) if statement_slots(r.text) & wanted]
     newest = sorted(group, key=lambda i: (-records[i].created_at.timestamp(), i))
     for place, i in zip(group, newest, strict=True):
         order[place] = i
