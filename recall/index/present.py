@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from ..models import Record
 from ..text.current import statement_slots
-from ..text.slots import asks_past, query_slots
+from ..text.slots import asks_past, query_slots, replaces
 
 __all__ = ["present_first"]
 
@@ -40,4 +40,11 @@ def present_first(query: str, records: Sequence[Record]) -> list[int]:
     newest = sorted(group, key=lambda i: (-records[i].created_at.timestamp(), i))
     for place, i in zip(group, newest, strict=True):
         order[place] = i
+    if not newest or not replaces(records[newest[0]].text, wanted):
+        return order
+    # The newest statement replaces the old value ("sold the scooter, I take the metro now"):
+    # it also goes above the older hits that never named the slot ("my Vespa is perfect").
+    first, said = order.index(newest[0]), records[newest[0]].created_at
+    above = next((q for q in range(first) if records[order[q]].created_at < said), first)
+    order.insert(above, order.pop(first))
     return order

@@ -34,6 +34,7 @@ __all__ = [
     "asks_past",
     "is_question",
     "query_slots",
+    "replaces",
     "slots_of",
     "supersedes",
 ]
@@ -49,7 +50,7 @@ def _words(text: str) -> frozenset[str]:
 SINGLE_VALUED: Final = frozenset({"home", "work", "role", "partner", "diet"})
 # Slots where a change cue alone replaces the older value ("sold the Civic", "switched to
 # VS Code"); in the others (a pet, a preference, a plan) the two must also share a word.
-_CUE_ENOUGH: Final = frozenset({"transport", "tools"})
+_CUE_ENOUGH: Final = frozenset({"transport", "tools", "plans"})
 
 _JOBS_EN = (
     r"engineer|developer|programmer|designer|manager|analyst|scientist|researcher|teacher|"
@@ -69,8 +70,12 @@ _STATEMENT: Final[dict[str, tuple[str, str]]] = {
         r"\b(?:live[sd]?|living) in\b|\bmov(?:ed|ing|e) (?:to|into|back|out|across)\b|"
         r"\brelocat\w*|\b(?:signed|sign) (?:the|a) lease\b|\bbased (?:in|out of)\b|"
         r"\b(?:new|our|my) (?:place|flat|apartment|house|home|condo)\b|\bhouse(?:-| )?hunting\b|"
-        r"\bbought (?:a|an|our|my) (?:house|flat|apartment|condo)\b|\bhome is\b",
-        r"住在|住进|搬到|搬去|搬回|搬家|搬过来|搬了|定居|安家|落户|租了.{0,8}(?:房|公寓)|买了.{0,8}(?:房|公寓)|新家|现在住",
+        r"\bbought (?:a|an|our|my) (?:house|flat|apartment|condo)\b|\bhome is\b|"
+        r"\brent(?:s|ed|ing)? (?:a|an|our|my)\b|\blandlord\b|"
+        r"\bkeys to (?:our|my|the) (?:own |new )?(?:place|house|flat|apartment)\b|"
+        r"\b(?:own|new) (?:house|flat|apartment|place) in\b|\bneighbou?rhood\b",
+        r"住在|住进|搬到|搬去|搬回|搬家|搬过来|搬了|定居|安家|落户|租了.{0,8}(?:房|公寓)|买了.{0,8}(?:房|公寓)|新家|现在住|"
+        r"我家在|家住|回老家|房东|租约|一室|两室",
     ),
     "work": (
         r"\bwork(?:s|ed|ing)? (?:at|for) (?:(?-i:[A-Z])|an? (?:startup|company|firm|bank|agency|"
@@ -80,54 +85,68 @@ _STATEMENT: Final[dict[str, tuple[str, str]]] = {
         r"\bhired (?:by|at)\b|\bemployer\b|\bbadge\b|\bquit (?:my job|at)\b|\bresign\w*|"
         r"\blaid off\b|\bleft (?:my job|the company)\b|\bnew job\b|\bmy company\b|"
         r"\bstart(?:s|ing)? (?:at|monday|on monday|next week)\b|\bonboarding\b|\bnotice\b|"
-        r"\bday job\b|\bfreelanc\w*|\bself-employed\b",
+        r"\bday job\b|\bfreelanc\w*|\bself-employed\b|\bbeen at (?-i:[A-Z])|"
+        r"\b(?:first|last|second) (?:day|week|month) at (?-i:[A-Z])|\bnew team\b|"
+        r"\b(?:manager|boss|team|colleagues|office) at (?-i:[A-Z])",
         r"在.{1,12}(?:上班|工作|任职)|去.{1,12}(?:上班|工作|入职)|入职|辞职|跳槽|离职|offer|新工作|换工作|"
-        r"换了.{0,4}工作|被裁|裁员|公司上班|自由职业|创业",
+        r"换了.{0,4}工作|被裁|裁员|公司上班|自由职业|创业|在.{1,10}(?:公司|集团|银行|医院|学校)|"
+        r"在[^，。,；]{1,10}做|报到|开了一家|当老板|交接",
     ),
     "role": (
         rf"\bas an? (?:[\w-]+ ){{0,3}}(?:{_JOBS_EN})s?\b|\bpromot\w*|"
         rf"\bmy (?:title|role|position)\b|\bwork(?:s|ing)? as\b|"
-        rf"\b(?:i'm|i am|is|am) (?:now )?an? (?:[\w-]+ ){{0,3}}(?:{_JOBS_EN})\b",
-        rf"(?:做|当|是|担任)(?:一名|一个|一位|个)?.{{0,8}}(?:{_JOBS_ZH})|升(?:职|为|到|了)|职位|岗位|转岗",
+        rf"\b(?:i'm|i am|is|am) (?:\w+ )?an? (?:[\w-]+ ){{0,3}}(?:{_JOBS_EN})\b|"
+        r"\bteach(?:es|ing)?\b|\bswitched careers\b|\bcareer change\b",
+        rf"(?:做|当|是|担任|成了|成为)(?:一名|一个|一位|个)?.{{0,8}}(?:{_JOBS_ZH})|升(?:职|为|到|了)|"
+        r"职位|岗位|转岗|转行",
     ),
     "partner": (
         r"\bmarried\b|\bdating\b|\bbroke up\b|\bseeing (?:someone|(?-i:[A-Z]))|\bengaged\b|"
         r"\bdivorc\w*|\bsplit up\b|\bsingle again\b|\bmoved in with\b|"
         r"\bnew (?:partner|girlfriend|boyfriend)\b|"
         r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?)(?:'s name\b| is called\b|"
-        r" is named\b)",
+        r" is named\b)|\bmy (?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?) (?-i:[A-Z])|"
+        r"\bmy ex\b|\bproposed\b",
         r"结婚|分手|离婚|在一起|订婚|脱单|单身|新(?:女朋友|男朋友|对象)|交了.{0,3}(?:女朋友|男朋友)|"
-        r"(?:女朋友|男朋友|老婆|老公|对象|妻子|丈夫|爱人)(?:叫|的名字)",
+        r"(?:女朋友|男朋友|老婆|老公|对象|妻子|丈夫|爱人)(?:叫|的名字)|求婚|约会|前女友|前男友|异地恋|"
+        r"我(?:男朋友|女朋友|老公|老婆)[\u4e00-\u9fff]{1,3}(?:是|在|特别|很)",
     ),
     "transport": (
         r"\bcar\b|\bdriv(?:e|es|ing)\b|\bbik(?:e|es|ing)\b|\bbicycle\b|\bscooter\b|\bcommut\w*|"
         r"\bbus\b|\bsubway\b|\bmetro\b|\btram\b|\bmotorbike\b|\bmotorcycle\b|"
-        r"\b(?:tesla|civic|corolla|prius|ioniq|golf|model [3ysx])\b",
-        r"开车|买车|卖车|车子|汽车|电动车|自行车|单车|骑车|公交|地铁|通勤|摩托|打车|提车|新车",
+        r"\b(?:tesla|civic|corolla|prius|ioniq|golf|model [3ysx]|vespa|moped|e-bike)\b|"
+        r"\b(?:the|a) (?:\d{1,2}:\d{2} )?train\b|\bride to\b",
+        r"开车|买车|卖车|车子|汽车|电动车|自行车|单车|骑车|公交|地铁|通勤|摩托|打车|提车|新车|旧车|电车|"
+        r"一辆|开的是|置换",
     ),
     "diet": (
         r"\bvegan\b|\bvegetarian\b|\bpescatarian\b|\bketo\b|\bplant-based\b|\bdiet\b|"
         r"\beat(?:ing)? meat\b|\b(?:stopped|quit|no longer|don't|do not) eat\w*\b|\bgluten-free\b|"
-        r"\bintermittent fasting\b|\bcarnivore\b",
-        r"吃素|素食|纯素|不吃肉|吃肉|开始吃|戒糖|戒了|生酮|饮食|吃荤|轻断食|忌口",
+        r"\bintermittent fasting\b|\bcarnivore\b|\beating window\b|\bcount(?:ing)? calories\b|"
+        r"\bcalorie\w*|\bspicy food\b",
+        r"吃素|素食|纯素|不吃肉|吃肉|开始吃|戒糖|戒了|生酮|饮食|吃荤|轻断食|忌口|爱吃|吃辣|不能吃|不吃",
     ),
     "pet": (
-        r"\b(?:dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|tortoise|turtle|goldfish|pet)s?\b",
-        r"狗|猫|宠物|鹦鹉|仓鼠|兔子|乌龟|金鱼",
+        r"\b(?:dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|tortoise|turtle|goldfish|pet|bird|"
+        r"greyhound|retriever|labrador|terrier|beagle|poodle|corgi)s?\b|\badopt\w*|\brehom\w*",
+        r"狗|猫|宠物|鹦鹉|仓鼠|兔子|乌龟|金鱼|养了|金毛|柯基|泰迪|布偶|橘猫|鱼缸|热带鱼",
     ),
     "tools": (
         r"\b(?:vim|neovim|emacs|vs ?code|intellij|pycharm|sublime|editor|ide|macbook|thinkpad|"
         r"laptop|linux|ubuntu|windows|iphone|android|pixel|keyboard)\b|"
         r"\bswitched (?:to|from|over)\b|"
         r"\b(?:coding|programming|writing code) in\b|\blearning (?:rust|go|python|java|"
-        r"typescript|kotlin|swift|c\+\+|haskell|elixir)\b",
-        r"编辑器|笔记本|电脑|手机|键盘|换成|写代码|编程|学.{0,2}(?:Rust|Go|Python|Java)",
+        r"typescript|kotlin|swift|c\+\+|haskell|elixir)\b|\b(?:notion|obsidian|evernote|"
+        r"onenote|todoist|trello|slack|figma|excel|chrome|firefox)\b|\bnotes? app\b",
+        r"编辑器|笔记本|电脑|手机|键盘|换成|写代码|编程|学.{0,2}(?:Rust|Go|Python|Java)|迁移到|迁到|"
+        r"印象笔记|笔记|软件|App|app",
     ),
     "preference": (
         r"\bprefer\w*|\bbullet points?\b|\b(?:short|long|longer|shorter|detailed|concise|brief) "
         r"(?:answers|explanations|replies|responses)\b|\bfavou?rite\b|\b(?:coffee|tea|espresso|"
-        r"latte|matcha)\b|\bcan't stand\b",
-        r"喜欢|偏好|更爱|咖啡|奶茶|茶|回答|简短|详细|受不了",
+        r"latte|matcha)s?\b|\bcan't stand\b|\bgo-to\b|\bmusic\b|\bplaylist\b|\blo-fi\b|"
+        r"\bclassical\b|\bjazz\b|\bpiano\b|\bpodcasts?\b",
+        r"喜欢|偏好|更爱|咖啡|奶茶|茶|回答|简短|详细|受不了|美式|拿铁|音乐|歌单",
     ),
     "plans": (
         r"\bplan(?:s|ning)? to\b|\btrip to\b|\bvacation\b|\bholiday in\b|\btravel\w* to\b|"
@@ -142,7 +161,10 @@ _QUERY: Final[dict[str, tuple[str, str]]] = {
         r"\blive\b|\bliving\b|\bhome\b|\bcity\b|\bmove[ds]?\b|\bflat\b|\bapartment\b",
         r"住|搬|城市|家在",
     ),
-    "work": (r"\bwork\b|\bjob\b|\bcompany\b|\bemployer\b|\bworking\b", r"工作|公司|上班|单位"),
+    "work": (
+        r"\bwork\b|\bjob\b|\bcompany\b|\bemployer\b|\bworking\b|\bemployed\b|\bwork for\b",
+        r"工作|公司|上班|单位",
+    ),
     "role": (
         r"\brole\b|\btitle\b|\bposition\b|\bjob\b|\bdo for a living\b",
         r"职位|岗位|做什么|职业",
@@ -153,17 +175,21 @@ _QUERY: Final[dict[str, tuple[str, str]]] = {
     ),
     "transport": (
         r"\bcar\b|\bdrive\b|\bcommute\b|\bget (?:to|around)\b|\bbike\b|\btransport",
-        r"车|通勤|上下班|出行",
+        r"车|通勤|上下班|出行|怎么去|坐什么|怎么上班",
     ),
-    "diet": (r"\bdiet\b|\beat\b|\bvegan\b|\bvegetarian\b|\bmeat\b|\bfood\b", r"吃|饮食|素"),
+    "diet": (
+        r"\bdiet\b|\beat(?:ing)?\b|\bvegan\b|\bvegetarian\b|\bmeat\b|\bfood\b",
+        r"吃|饮食|素",
+    ),
     "pet": (r"\bpets?\b|\bdogs?\b|\bcats?\b|\banimals?\b", r"宠物|狗|猫"),
     "tools": (
         r"\beditor\b|\bide\b|\blaptop\b|\bphone\b|\btools?\b|\buse\b|\blanguage\b|\bcomputer\b",
         r"编辑器|电脑|手机|工具|用什么|语言",
     ),
     "preference": (
-        r"\bprefer\w*|\blike\b|\bfavou?rite\b|\bcoffee\b|\btea\b|\banswers?\b|\bexplanations?\b",
-        r"喜欢|偏好|咖啡|茶|回答",
+        r"\bprefer\w*|\blike\b|\bfavou?rite\b|\bcoffee\b|\btea\b|\banswers?\b|\bexplanations?\b|"
+        r"\bdrink\b|\bmusic\b|\blisten\w*",
+        r"喜欢|偏好|咖啡|茶|回答|喝|音乐|听",
     ),
     "plans": (
         r"\bplan\w*|\btrip\b|\bvacation\b|\btravel\w*|\bgoing\b|\bholiday\b",
@@ -174,15 +200,18 @@ _QUERY: Final[dict[str, tuple[str, str]]] = {
 _CHANGE = re.compile(
     r"\b(?:now|no longer|anymore|any more|instead|switch\w*|chang\w*|mov(?:ed|ing)|new|sold|"
     r"quit|stopped|gave up|given up|left|broke up|replac\w*|these days|finally|from now on|bought|"
-    r"start\w*|traded|swapped|rehomed|passed away|ditched|dropped|over to|went back|back to)\b|"
-    r"现在|不再|不.{0,4}了|换|改|搬|卖了|买了|提车|辞|分手|戒|以后|开始|从此|新|已经不|转",
+    r"start\w*|traded|swapped|rehom\w*|passed away|ditched|dropped|over to|went back|back to|"
+    r"lately|losing|lost|over|cancel\w*|officially|migrat\w*|gave up|divorce)\b|"
+    r"现在|不再|不.{0,4}了|换|改|搬|卖了|买了|提车|辞|分手|戒|以后|开始|从此|新|已经不|转|迁移|置换|"
+    r"清掉|送给|结束|离婚|成了|断了|不能",
     _I,
 )
 _PAST = re.compile(
     r"\bbefore\b|\bused to\b|\bprevious\w*|\bformer\w*|\bold\b|\bearlier\b|\boriginally\b|"
     r"\bback when\b|\bprior\b|\bfirst (?:job|car|flat|apartment|pet|place)\b|\bwhat was\b|"
-    r"\bwhere was\b|\bdid i (?:use to|live|work|drive|have|own)\b|\bhistory\b|\bago\b|"
-    r"以前|之前|原来|过去|曾经|从前|那时|以往|旧|之前的|前一个|上一个",
+    r"\bwhere was\b|\bwas i\b|\bwere we\b|\bdid i (?:use to|live|work|drive|have|own)\b|"
+    r"\bhistory\b|\bago\b|"
+    r"以前|之前|原来|原本|本来|过去|曾经|从前|那时|以往|旧|之前的|前一个|上一个",
     _I,
 )
 _STOP = _words(
@@ -191,7 +220,7 @@ _STOP = _words(
     very much some lot lots over after before since about anymore instead user know 用户 我
     现在 以后 已经 了 的 也 还 都 很 就 在 是 我们 一个 answer answers explanation explanations
     reply replies response responses prefer prefers like likes love loves 回答 喜欢 更喜欢 更 用
-    请 希望 一点 就行"""
+    请 希望 一点 就行 named called name 叫"""
 )
 _QUESTION = re.compile(
     r"[?？]\s*[\"'”’)]?\s*$|吗[。！!…]*\s*$|^(?:do|does|did|should|can|could|would|is|are|what|where|which|who|how|why)\b",
@@ -211,9 +240,10 @@ _PREF_TOPICS: Final = tuple(
     for p in (
         r"\bbullet|\bconcise\b|\bdetailed\b|\bbrief\b|\bshort(?:er)?\b|\blong(?:er)?\b|"
         r"\bstep[- ]by[- ]step\b|\bverbose\b|简短|详细|推导|直接给|长一点|短一点|啰嗦",
-        r"\bcoffee\b|\btea\b|\blatte\b|\bmatcha\b|\bespresso\b|\bdecaf\b|咖啡|茶|拿铁",
+        r"\bcoffees?\b|\bteas?\b|\blattes?\b|\bmatcha\b|\bespressos?\b|\bdecaf\b|咖啡|茶|拿铁|美式",
         r"\benglish\b|\bchinese\b|\bspanish\b|\bfrench\b|\bgerman\b|中文|英文|日语",
-        r"\bmusic\b|\bjazz\b|\brock\b|\bpodcasts?\b|音乐|播客",
+        r"\bmusic\b|\bjazz\b|\brock\b|\bpodcasts?\b|\bpiano\b|\bclassical\b|\blo-fi\b|\bplaylist\b|"
+        r"音乐|播客|歌单",
         r"\bmornings?\b|\bevenings?\b|\bnights?\b|早上|晚上|夜里",
     )
 )
@@ -223,6 +253,21 @@ _PARTNER = re.compile(
     _I,
 )
 _WE = re.compile(r"\b(?:we|we're|we've|our|us|and i|and me)\b|我们|我和|和我|咱们", _I)
+# A value added beside the others, and a pet that is gone.
+_ALSO = re.compile(
+    r"\b(?:also|as well|in addition|on top of|besides|another|second)\b|\btoo(?=\s*[.!,;]|$)|"
+    r"另外|还养|又养|又买|也开始|再养",
+    _I,
+)
+_LOSS = re.compile(
+    r"\b(?:los(?:t|ing|e)|passed away|died|put down|rehom\w*|gave away|gone)\b|送给|送人|走了|去世|"
+    r"清掉|没了|丢了",
+    _I,
+)
+_ME = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|me|us)\b|我", _I)
+_OBJECT_OF = re.compile(
+    r"\b(?:of|by|with|to|for|from|about|at)\s+(?:my|our|the|a|an)?\s*$|[被跟和给让为替帮]\s*$", _I
+)
 # Someone other than the user (or the user's partner) the sentence is about.
 _OTHERS = re.compile(
     r"\b(?:sister|brother|mom|mum|mother|dad|father|parents?|son|daughter|kids?|friend|"
@@ -253,9 +298,11 @@ def slots_of(sentence: str) -> frozenset[str]:
     none when it is about someone else, a partner excepted)."""
     if is_question(sentence):
         return frozenset()
-    found = frozenset(s for s, pat in _STATEMENT_RE.items() if pat.search(sentence))
-    if found and _OTHERS.search(sentence):
-        return frozenset()
+    found = frozenset(
+        s
+        for s, pat in _STATEMENT_RE.items()
+        if (m := pat.search(sentence)) and not _someone_else(sentence, m.start())
+    )
     if found and _PARTNER.search(sentence) and not _WE.search(sentence):
         return found & {"partner"}  # "my husband is a doctor" is not the user's job
     if found & SINGLE_VALUED and _WISH.search(sentence):
@@ -263,9 +310,33 @@ def slots_of(sentence: str) -> frozenset[str]:
     return found
 
 
+def _someone_else(sentence: str, at: int) -> bool:
+    """True when the cue at ``at`` is said of someone else: a sister, a friend, a boss named
+    just before it ("my sister lives in", "我妈妈住在"), with no "I"/"we" in between and not
+    as the object of a preposition ("because of my son's", "被同事安利了")."""
+    last = None
+    for last in _OTHERS.finditer(sentence, 0, at):  # noqa: B007 - the last one is wanted
+        pass
+    if last is None:
+        return False
+    between = sentence[last.end() : at]
+    if len(between) > 24 or _ME.search(between):
+        return False
+    return not _OBJECT_OF.search(sentence[: last.start()])
+
+
 def query_slots(query: str) -> frozenset[str]:
     """The slots a question asks about."""
     return frozenset(s for s, pat in _QUERY_RE.items() if pat.search(query))
+
+
+def replaces(sentence: str, slots: frozenset[str]) -> bool:
+    """True when ``sentence``, setting ``slots``, replaces an older value rather than adding
+    one: a single-valued slot, or a change said ("sold", "switched", "现在改…") without
+    "also"."""
+    if slots & SINGLE_VALUED:
+        return True
+    return bool(_CHANGE.search(sentence)) and not _ALSO.search(sentence)
 
 
 def asks_past(query: str) -> bool:
@@ -281,9 +352,9 @@ def supersedes(newer: str, older: str, *, newer_slots: frozenset[str] | None = N
         return False
     if common & SINGLE_VALUED:
         return True
-    if not _CHANGE.search(newer):
-        return False
-    if common & _CUE_ENOUGH:
+    if not _CHANGE.search(newer) or _ALSO.search(newer):
+        return False  # "I also started learning Rust" adds a tool, it replaces none
+    if common & _CUE_ENOUGH or ("pet" in common and _LOSS.search(newer)):
         return True
     if "preference" in common and _topics(newer) & _topics(older):
         return True
