@@ -75,7 +75,7 @@ _STATEMENT: Final[dict[str, tuple[str, str]]] = {
         r"\bkeys to (?:our|my|the) (?:own |new )?(?:place|house|flat|apartment)\b|"
         r"\b(?:own|new) (?:house|flat|apartment|place) in\b|\bneighbou?rhood\b",
         r"住在|住进|搬到|搬去|搬回|搬家|搬过来|搬了|定居|安家|落户|租了.{0,8}(?:房|公寓)|买了.{0,8}(?:房|公寓)|新家|现在住|"
-        r"我家在|家住|回老家|房东|租约|一室|两室",
+        r"家在|家住|回老家|房东|租约|一室|两室",
     ),
     "work": (
         r"\bwork(?:s|ed|ing)? (?:at|for) (?:(?-i:[A-Z])|an? (?:startup|company|firm|bank|agency|"
@@ -105,11 +105,12 @@ _STATEMENT: Final[dict[str, tuple[str, str]]] = {
         r"\bdivorc\w*|\bsplit up\b|\bsingle again\b|\bmoved in with\b|"
         r"\bnew (?:partner|girlfriend|boyfriend)\b|"
         r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?)(?:'s name\b| is called\b|"
-        r" is named\b)|\bmy (?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?) (?-i:[A-Z])|"
+        r" is named\b)|\b(?:my|the user's|their) (?:partner|wife|husband|girlfriend|boyfriend|"
+        r"fianc[ée]e?),? (?-i:[A-Z])|"
         r"\bmy ex\b|\bproposed\b",
         r"结婚|分手|离婚|在一起|订婚|脱单|单身|新(?:女朋友|男朋友|对象)|交了.{0,3}(?:女朋友|男朋友)|"
         r"(?:女朋友|男朋友|老婆|老公|对象|妻子|丈夫|爱人)(?:叫|的名字)|求婚|约会|前女友|前男友|异地恋|"
-        r"我(?:男朋友|女朋友|老公|老婆)[\u4e00-\u9fff]{1,3}(?:是|在|特别|很)",
+        r"(?:我|用户)的?(?:男朋友|女朋友|老公|老婆|丈夫|妻子)[\u4e00-\u9fff]{1,3}(?:是|在|特别|很|经常)",
     ),
     "transport": (
         r"\bcar\b|\bdriv(?:e|es|ing)\b|\bbik(?:e|es|ing)\b|\bbicycle\b|\bscooter\b|\bcommut\w*|"
