@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import UTC
+from functools import cache
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from .errors import InputError, RecallError
+from .errors import ConfigError, InputError, RecallError
 from .models import Hit, validation_message
+from .settings import RetrievalSettings, Settings
 from .tool_shapes import anthropic_tool, chat_tool, parse_call, responses_tool, tool_result
 from .triggers import wants_deep_recall
 
@@ -26,6 +28,8 @@ __all__ = [
     "DEEP_RECALL_TOOL_RESPONSES",
     "DeepRecallArgs",
     "Search",
+    "args_model",
+    "deep_recall_tool",
     "handle_tool_call",
     "wants_deep_recall",
 ]
@@ -43,8 +47,34 @@ _DESCRIPTION = (
 )
 
 
+def _environment_bounds() -> tuple[int, int]:
+    # tool_max_top_k and default_top_k as RECALL_* set them; a bad environment leaves the
+    # defaults here (importing recall never fails on it) and recall.open names the problem.
+    try:
+        r = RetrievalSettings()
+    except ConfigError:
+        fields = RetrievalSettings.model_fields
+        return fields["tool_max_top_k"].default, fields["default_top_k"].default
+    return r.tool_max_top_k, r.default_top_k
+
+
+#: (tool_max_top_k, default_top_k) of the environment when recall was imported.
+_BOUNDS = _environment_bounds()
+
+
+def _top_k(most: int, default: int) -> Any:
+    return Field(
+        min(default, most),
+        ge=1,
+        le=most,
+        description=f"How many memories to return (1-{most}). / 返回条数。",
+    )
+
+
 class DeepRecallArgs(BaseModel):
-    """Arguments of the deep_recall tool."""
+    """Arguments of the deep_recall tool; ``top_k`` up to ``tool_max_top_k`` (default
+    ``default_top_k``) as the environment set them at import (:func:`args_model` for others).
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -56,9 +86,7 @@ class DeepRecallArgs(BaseModel):
             "/ 要回忆的内容：简短的问题或关键词，使用用户的语言。"
         ),
     )
-    top_k: int = Field(
-        8, ge=1, le=50, description="How many memories to return (1-50). / 返回条数。"
-    )
+    top_k: int = _top_k(*_BOUNDS)
     depth: Literal["recent", "archive"] | None = Field(
         None,
         description=(
@@ -86,8 +114,28 @@ class DeepRecallArgs(BaseModel):
     )
 
 
-def _schema() -> dict[str, Any]:
-    schema = DeepRecallArgs.model_json_schema()
+@cache
+def _bounded(most: int, default: int) -> type[DeepRecallArgs]:
+    if (most, default) == _BOUNDS:
+        return DeepRecallArgs
+    return create_model(
+        "DeepRecallArgs",
+        __base__=DeepRecallArgs,
+        __doc__=DeepRecallArgs.__doc__,
+        top_k=(int, _top_k(most, default)),
+    )
+
+
+def args_model(settings: Settings | None = None) -> type[DeepRecallArgs]:
+    """The tool's arguments with ``top_k`` bounded by ``settings.retrieval.tool_max_top_k``
+    (its default ``default_top_k``); without ``settings``, :class:`DeepRecallArgs`."""
+    if settings is None:
+        return DeepRecallArgs
+    return _bounded(settings.retrieval.tool_max_top_k, settings.retrieval.default_top_k)
+
+
+def _schema(args: type[DeepRecallArgs]) -> dict[str, Any]:
+    schema = args.model_json_schema()
     schema.pop("title", None)
     schema.pop("description", None)
     for prop in schema["properties"].values():
@@ -96,12 +144,27 @@ def _schema() -> dict[str, Any]:
     return schema
 
 
+_SHAPES = {"chat": chat_tool, "responses": responses_tool, "anthropic": anthropic_tool}
+
+
+def deep_recall_tool(
+    settings: Settings | None = None,
+    *,
+    api: Literal["chat", "responses", "anthropic"] = "chat",
+) -> dict[str, Any]:
+    """The deep_recall tool for ``api`` (Chat Completions, Responses, Anthropic Messages),
+    ``top_k`` bounded by ``settings`` (``tools=[recall.tool.deep_recall_tool(mem.settings)]``);
+    without ``settings``, the environment's, as in :data:`DEEP_RECALL_TOOL`."""
+    return _SHAPES[api](TOOL_NAME, _DESCRIPTION, _schema(args_model(settings)))
+
+
 #: The tool in OpenAI Chat Completions "tools" format: ``tools=[recall.DEEP_RECALL_TOOL]``.
-DEEP_RECALL_TOOL: dict[str, Any] = chat_tool(TOOL_NAME, _DESCRIPTION, _schema())
+#: ``top_k`` is bounded by ``RECALL_TOOL_MAX_TOP_K`` as set when recall was imported.
+DEEP_RECALL_TOOL: dict[str, Any] = deep_recall_tool()
 #: The same tool for the OpenAI Responses API and the OpenAI Agents SDK.
-DEEP_RECALL_TOOL_RESPONSES: dict[str, Any] = responses_tool(TOOL_NAME, _DESCRIPTION, _schema())
+DEEP_RECALL_TOOL_RESPONSES: dict[str, Any] = deep_recall_tool(api="responses")
 #: The same tool for Anthropic's Messages API.
-DEEP_RECALL_TOOL_ANTHROPIC: dict[str, Any] = anthropic_tool(TOOL_NAME, _DESCRIPTION, _schema())
+DEEP_RECALL_TOOL_ANTHROPIC: dict[str, Any] = deep_recall_tool(api="anthropic")
 
 
 class Search(Protocol):
@@ -118,7 +181,9 @@ class Search(Protocol):
     ) -> Sequence[Hit]: ...
 
 
-def handle_tool_call(search: Search, tool_call: Any) -> dict[str, Any]:
+def handle_tool_call(
+    search: Search, tool_call: Any, *, settings: Settings | None = None
+) -> dict[str, Any]:
     """Run a ``deep_recall`` tool call with ``search`` and return the result to append.
 
     ``tool_call`` is a Chat Completions tool call, a Responses ``function_call`` item or an
@@ -127,7 +192,7 @@ def handle_tool_call(search: Search, tool_call: Any) -> dict[str, Any]:
     tool, malformed JSON, bad arguments, a query the memory rejects) comes back as a result
     with an ``error`` the model can read and correct. The host's ``user_id`` is bound into
     ``search`` and validated by the caller (:meth:`recall.Memory.handle_tool_call` raises
-    ``InputError`` for a bad one).
+    ``InputError`` for a bad one). ``top_k`` is bounded as in :func:`args_model`.
     """
     call = parse_call(tool_call)
     name, raw = call.name, call.arguments
@@ -145,7 +210,7 @@ def handle_tool_call(search: Search, tool_call: Any) -> dict[str, Any]:
             call, {"error": f'arguments are not valid JSON ({why}); send {{"query": "..."}}'}
         )
     try:
-        args = DeepRecallArgs.model_validate(data if data is not None else {})
+        args = args_model(settings).model_validate(data if data is not None else {})
     except ValidationError as exc:
         return tool_result(call, {"error": validation_message(exc, "arguments")})
     try:

@@ -89,6 +89,21 @@ def test_in_process_tools_and_resources(mem: recall.Memory) -> None:
     anyio.run(main)
 
 
+def test_deep_recall_top_k_is_bounded_by_the_memorys_settings(
+    tmp_path: Path, embedder: recall.Embedder
+) -> None:
+    settings = recall.Settings(path=tmp_path / "m", vector_partitions=4, tool_max_top_k=3)
+
+    async def main(mem: recall.Memory) -> None:
+        async with Client(build_mcp(AsyncMemory(mem), default_user="u1")) as client:
+            over = _error(await client.call_tool("deep_recall", {"query": "x", "top_k": 4}))
+            assert "top_k must be at most 3" in over
+            _structured(await client.call_tool("deep_recall", {"query": "x", "top_k": 3}))
+
+    with recall.open(settings=settings) as mem:
+        anyio.run(main, mem)
+
+
 def _serve(folder: Path, *args: str) -> list[str]:
     return ["-m", "recall.cli", "serve", "--path", str(folder), *args]
 

@@ -214,7 +214,8 @@ class MemoryCore:
         Anthropic ``tool_use`` block (:mod:`recall.tool_shapes`).
 
         A bad ``user_id`` is the host's bug and raises ``InputError``; anything wrong with
-        the call itself comes back as a tool message the model can read.
+        the call itself comes back as a tool message the model can read; ``top_k`` is
+        bounded by ``settings.retrieval.tool_max_top_k``.
         """
         uid = require_user_id(user_id)
         return handle_tool_call(
@@ -222,6 +223,7 @@ class MemoryCore:
                 query, user_id=uid, top_k=top_k, depth=depth, since=since, until=until
             ),
             tool_call,
+            settings=self.settings,
         )
 
     def stats(self) -> dict[str, Any]:

@@ -158,12 +158,15 @@ class _Tools:
         query: Annotated[str, _ARGS["query"]],
         ctx: Context,
         user_id: _UserId = None,
-        top_k: Annotated[int, _ARGS["top_k"]] = 8,
+        top_k: Annotated[int, _ARGS["top_k"]] = _ARGS["top_k"].default,
         depth: Annotated[Literal["recent", "archive"] | None, _ARGS["depth"]] = None,
         since: Annotated[str | None, _ARGS["since"]] = None,
         until: Annotated[str | None, _ARGS["until"]] = None,
     ) -> RecallResponse:
         uid = self.user(ctx, user_id)
+        most = self.amem.memory.settings.retrieval.tool_max_top_k  # the schema: the env's
+        if top_k > most:
+            raise ToolError(f"top_k must be at most {most} (tool_max_top_k), got {top_k}")
         call = self.amem.deep_recall(
             query, user_id=uid, top_k=top_k, depth=depth, since=since, until=until
         )
