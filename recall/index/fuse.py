@@ -1,7 +1,8 @@
 """Fusion of the keyword and vector legs: pure functions, property-tested.
 
-Every candidate has an exact score from both legs (see ``recall.search``). Each leg is
-normalized per query with min-max, with guards so that a leg never hands out a free 1.0:
+Every candidate has an exact score from both legs (see ``recall.index.retriever``). Each
+leg is normalized per query with min-max, with guards so that a leg never hands out a free
+1.0:
 
 - a leg with no signal (no positive score among the candidates) contributes 0 to all;
 - a single candidate, or all candidates tied (within a relative 1e-12), get 1.0 if their
