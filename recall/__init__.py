@@ -20,13 +20,26 @@ from .context.proposal import (
 from .context.report import BuiltContext, ContextReport
 from .context.session import Session
 from .errors import (
+    AuthError,
+    BodyTimeoutError,
     ConfigError,
+    DatasetError,
+    ForbiddenError,
+    HostError,
     IndexStaleError,
+    InProgressError,
     InputError,
+    KeyReusedError,
     LLMError,
+    MediaTypeError,
     ModelFileError,
+    NotFoundError,
+    OriginError,
     RecallError,
     StoreError,
+    TooLargeError,
+    UnknownUserError,
+    UserExistsError,
 )
 from .index.embed import Embedder, MiniLMEmbedder, USEEmbedder, load_embedder
 from .index.fuse import fuse_linear, fuse_rrf, minmax
@@ -34,6 +47,7 @@ from .index.spec import IndexSpec, load_spec
 from .lifecycle.answer import AnswerWithSummary, parse_answer_with_summary
 from .lifecycle.article import LongTerm
 from .lifecycle.pipeline import UpdateResult
+from .lifecycle.states import MessageError
 from .memory import Memory, open
 from .models import Hit, Record
 from .settings import Settings
@@ -48,6 +62,8 @@ from .tool import (
 
 __all__ = [
     "AnswerWithSummary",
+    "AuthError",
+    "BodyTimeoutError",
     "BuiltContext",
     "ConfigError",
     "ContextBuilder",
@@ -57,17 +73,26 @@ __all__ = [
     "DEEP_RECALL_TOOL",
     "DEEP_RECALL_TOOL_ANTHROPIC",
     "DEEP_RECALL_TOOL_RESPONSES",
+    "DatasetError",
     "DeepRecallArgs",
     "Embedder",
+    "ForbiddenError",
     "Hit",
+    "HostError",
+    "InProgressError",
     "IndexSpec",
     "IndexStaleError",
     "InputError",
+    "KeyReusedError",
     "LLMError",
     "LongTerm",
+    "MediaTypeError",
     "Memory",
+    "MessageError",
     "MiniLMEmbedder",
     "ModelFileError",
+    "NotFoundError",
+    "OriginError",
     "Proposal",
     "ProposalDecision",
     "ProposalState",
@@ -76,8 +101,11 @@ __all__ = [
     "Session",
     "Settings",
     "StoreError",
+    "TooLargeError",
     "USEEmbedder",
+    "UnknownUserError",
     "UpdateResult",
+    "UserExistsError",
     "classify_consent",
     "count_tokens",
     "estimate_tokens",

@@ -19,16 +19,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ..errors import InputError
+from ..errors import DatasetError
 
 __all__ = ["DEFAULT_USER", "Dataset", "DatasetError"]
 
 #: The user a document or query belongs to when the dataset has no notion of users.
 DEFAULT_USER = "bench"
-
-
-class DatasetError(InputError):
-    """A dataset file is missing or does not have the expected shape."""
 
 
 @dataclass

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from pydantic import BaseModel, Field
 
 from .. import inputs
+from ..errors import UnknownUserError
 from ..index.purge import purge_user_vectors
 from ..models import require_user_id
 from ..store.export import export_lines, parse_export
-from ..store.users import UnknownUserError
 from .core import MemoryCore
 
 __all__ = ["ImportResult", "UserDeletion", "UserMethods"]

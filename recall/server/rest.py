@@ -32,13 +32,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .. import __version__
-from ..errors import InputError
+from ..errors import InputError, UnknownUserError
 from ..inputs import record_kinds
 from ..lifecycle.article import LongTerm
 from ..lifecycle.pipeline import UpdateResult
 from ..memory.users import ImportResult, UserDeletion
 from ..models import require_user_id
-from ..store.users import UnknownUserError
 from . import schemas as s
 from .aio import AsyncMemory
 from .auth import ApiKeys, key_from_headers

@@ -14,7 +14,7 @@ import logging
 import sqlite3
 from collections.abc import Sequence
 
-from ..errors import InputError, mapped
+from ..errors import InputError, UnknownUserError, UserExistsError, mapped
 from ..models import Record
 from .articles import insert_article, read_article
 from .base import ArticleRow
@@ -36,14 +36,6 @@ log = logging.getLogger(__name__)
 
 #: Every table holding rows of a user, keyed by its ``user_id`` column.
 USER_TABLES = ("records", "lt_articles", "lt_jobs", "index_state", "users", "idempotency")
-
-
-class UserExistsError(InputError):
-    """An import targets a user that already holds memory (HTTP 409 in the server)."""
-
-
-class UnknownUserError(InputError):
-    """The user holds no memory in this folder (HTTP 404 in the server)."""
 
 
 def purge_rows(db: sqlite3.Connection, user_id: str) -> dict[str, int]:

@@ -1,0 +1,64 @@
+"""One home for every exception: each ``RecallError`` subclass the package defines is
+``recall.<Name>``, is defined in :mod:`recall.errors`, and its tree there names it (issue 25).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import recall
+import recall.errors
+from recall.errors import RecallError
+
+#: Defined where they are raised, for now: a module another change is editing. Move each
+#: into recall/errors.py (re-exported from its old module) and drop it from here.
+ELSEWHERE = {"MessageError": "recall.lifecycle.states"}
+
+
+def _every_error() -> list[type[RecallError]]:
+    for module in pkgutil.walk_packages(recall.__path__, "recall."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+    found: list[type[RecallError]] = []
+    todo = [RecallError]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    # A test's own subclasses aside; a private class (recall.llm._BadRequest) is caught in
+    # the module that raises it and never reaches a caller.
+    return sorted(
+        (c for c in found if c.__module__.startswith("recall") and not c.__name__.startswith("_")),
+        key=lambda c: c.__name__,
+    )
+
+
+def test_every_error_is_importable_from_recall() -> None:
+    errors = _every_error()
+    assert len(errors) > 20
+    for cls in errors:
+        assert getattr(recall, cls.__name__, None) is cls, f"recall.{cls.__name__} is not {cls}"
+        assert cls.__name__ in recall.__all__
+
+
+def test_every_error_is_defined_in_recall_errors() -> None:
+    elsewhere = {
+        c.__name__: c.__module__ for c in _every_error() if c.__module__ != "recall.errors"
+    }
+    assert elsewhere == ELSEWHERE, "define every RecallError in recall/errors.py"
+
+
+def test_the_tree_in_recall_errors_names_every_error() -> None:
+    doc = recall.errors.__doc__ or ""
+    missing = [c.__name__ for c in _every_error() if c.__name__ not in doc]
+    assert not missing, f"add {missing} to the tree in recall/errors.py"
+
+
+def test_the_old_import_paths_still_work() -> None:
+    from recall.bench.data import DatasetError
+    from recall.server.errors import AuthError, TooLargeError
+    from recall.store.users import UnknownUserError, UserExistsError
+
+    for cls in (DatasetError, AuthError, TooLargeError, UnknownUserError, UserExistsError):
+        assert getattr(recall.errors, cls.__name__) is cls
