@@ -32,6 +32,7 @@ from .errors import (
     KeyReusedError,
     LLMError,
     MediaTypeError,
+    MessageError,
     ModelFileError,
     NotFoundError,
     OriginError,
@@ -47,7 +48,6 @@ from .index.spec import IndexSpec, load_spec
 from .lifecycle.answer import AnswerWithSummary, parse_answer_with_summary
 from .lifecycle.article import LongTerm
 from .lifecycle.pipeline import UpdateResult
-from .lifecycle.states import MessageError
 from .memory import Memory, open
 from .models import Hit, Record
 from .settings import Settings

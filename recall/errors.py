@@ -5,6 +5,7 @@
     │   ├── UnknownUserError    the user holds no memory in this folder
     │   ├── UserExistsError     an import onto a user that already holds memory
     │   ├── DatasetError        a benchmark dataset is missing or malformed
+    │   ├── MessageError        one chat message of a list is invalid (its index says which)
     │   ├── MediaTypeError      server: a write whose body is not JSON
     │   ├── KeyReusedError      server: an Idempotency-Key of another request
     │   └── TooLargeError       server: a request body over the limit
@@ -22,9 +23,8 @@
     └── InProgressError     server: a write of this Idempotency-Key still runs
 
 Every class is exported from ``recall`` (``except recall.UnknownUserError``); the modules
-that raise them re-export them where they were first defined. One more lives with the
-parser that raises it, :class:`recall.lifecycle.states.MessageError` (an ``InputError``,
-exported from ``recall`` too). The HTTP status of each: :mod:`recall.server.errors`.
+that raise them re-export them where they were first defined. The HTTP status of each:
+:mod:`recall.server.errors`.
 
 Every message says what to do next. Library code wraps SQLite calls in :func:`mapped` and
 Chroma calls in :func:`chroma_errors`, so that callers only ever see ``RecallError``
@@ -50,6 +50,7 @@ __all__ = [
     "KeyReusedError",
     "LLMError",
     "MediaTypeError",
+    "MessageError",
     "ModelFileError",
     "NotFoundError",
     "OriginError",
@@ -104,6 +105,19 @@ class UserExistsError(InputError):
 
 class DatasetError(InputError):
     """A dataset file is missing or does not have the expected shape."""
+
+
+class MessageError(InputError):
+    """One message of a list is invalid: ``index`` says which, ``detail`` what is wrong.
+
+    Callers that know where the message came from (a line of a file) relabel it by
+    ``index``; everyone else reads ``message 3: ...``.
+    """
+
+    def __init__(self, index: int, detail: str) -> None:
+        super().__init__(f"message {index}: {detail}")
+        self.index = index
+        self.detail = detail
 
 
 # The server's own errors; recall.server.errors maps each to its HTTP status.

@@ -24,7 +24,7 @@ SPECS = sorted((ROOT / "indexes").glob("*.toml"))
 #: ``recall.<name>`` that are files, not modules: the store in a memory folder.
 FILE_NAMES = {"recall.sqlite3"}
 #: Cited but stale, in a module another change is editing now; fixed there, drop it here.
-PENDING = {"recall.article.clean_chapter": "recall/lifecycle/article.py"}
+PENDING: dict[str, str] = {}
 #: ``RECALL_*`` variables read outside the settings.
 OTHER_VARIABLES = {"RECALL_DEMO_PATH"}
 

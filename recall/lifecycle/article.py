@@ -67,7 +67,7 @@ class Article(BaseModel):
         if _TAG.search(v):
             raise ValueError(
                 "chapter text contains a chapter tag such as </Dynamic>; pass it through "
-                "recall.article.clean_chapter first"
+                "recall.lifecycle.article.clean_chapter first"
             )
         return v
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from ..errors import InputError
+from ..errors import InputError, MessageError
 from ..models import as_utc, require_text
 from ..text import parse_bound
 
@@ -34,19 +34,6 @@ ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function
 # Content parts that carry no text are kept as a short marker so the summary says they were
 # there without inventing their content.
 _MARKERS = {"image_url": "[image]", "input_audio": "[audio]", "file": "[file]"}
-
-
-class MessageError(InputError):
-    """One message of a list is invalid: ``index`` says which, ``detail`` what is wrong.
-
-    Callers that know where the message came from (a line of a file) relabel it by
-    ``index``; everyone else reads ``message 3: ...``.
-    """
-
-    def __init__(self, index: int, detail: str) -> None:
-        super().__init__(f"message {index}: {detail}")
-        self.index = index
-        self.detail = detail
 
 
 class Turn(NamedTuple):
