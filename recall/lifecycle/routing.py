@@ -9,8 +9,10 @@ The chapters (memory design, docs/design.md):
 - **Dynamic**: everything recent: events, tasks, questions, advice, moods.
 
 A decision list, first match wins: a passing mood or illness, then a question, goes to
-Dynamic; a long-term goal to Evolutionary; an identity fact or boundary to Bedrock; a
-preference, habit or convention to Evolutionary; the rest to Dynamic. What I (the
+Dynamic; a long-term goal to Evolutionary; an identity fact or boundary, or any durable
+fact (:mod:`.durable`: diet, allergy, health, family, job), to Bedrock; a preference, habit
+or convention to Evolutionary; the rest to Dynamic. A mood said beside a durable fact ("I'm
+nervous because I'm vegetarian") is not a passing state: the fact decides. What I (the
 assistant) say is Dynamic unless it promises a boundary or a convention. The rules were
 written against ``recall/lifecycle/chapters.tsv`` (``pytest tests/test_chapters.py -s`` prints
 the accuracy, and that of a batch written after the tuning).
@@ -21,6 +23,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from .durable import ALLERGENS, ALLERGENS_ZH, JOBS, JOBS_ZH, is_durable
 from .sentences import Speaker, parse_label
 
 __all__ = [
@@ -28,6 +31,7 @@ __all__ = [
     "JOBS",
     "JOBS_ZH",
     "SURNAMES",
+    "is_mood",
     "is_transient",
     "route",
     "route_utterance",
@@ -38,40 +42,10 @@ CHAPTER_NAMES: Final = ("Bedrock", "Evolutionary", "Dynamic")
 
 _I = re.IGNORECASE
 _IM = r"(?:i'?m|i am)"
-_ALLERGENS = (
-    r"peanuts?|nuts|tree nuts|shellfish|seafood|shrimp|fish|gluten|wheat|lactose|dairy|milk|"
-    r"eggs?|soy|sesame|penicillin|aspirin|ibuprofen|latex|pollen|dust|cats?|dogs?|bees?|"
-    r"wasps?|mold|strawberries|kiwi|celery|mustard|sulfites"
-)
-_ALLERGENS_ZH = (
-    r"花生|坚果|海鲜|虾|蟹|鱼|麸质|小麦|乳糖|牛奶|鸡蛋|大豆|芝麻|青霉素|阿司匹林|花粉|尘螨|猫毛|"
-    r"狗毛|芒果|酒精"
-)
 _LANGUAGES = (
     r"english|chinese|mandarin|cantonese|spanish|french|german|hindi|arabic|portuguese|"
     r"russian|japanese|korean|italian|dutch|polish|turkish|vietnamese|thai|swedish|greek|"
     r"hebrew|urdu|bengali|tamil|indonesian|malay|tagalog|ukrainian|czech|finnish|norwegian"
-)
-#: Occupations, as the last word of a job title (en) or its ending (zh); facts.py reads
-#: them too.
-JOBS = (
-    r"engineer|developer|programmer|scientist|analyst|designer|manager|teacher|professor|"
-    r"lecturer|nurse|doctor|physician|surgeon|dentist|pharmacist|therapist|psychologist|"
-    r"lawyer|attorney|accountant|architect|consultant|researcher|student|intern|founder|"
-    r"co-founder|ceo|cto|cfo|coo|director|editor|writer|journalist|photographer|artist|"
-    r"illustrator|musician|chef|cook|baker|pilot|driver|courier|mechanic|electrician|"
-    r"plumber|carpenter|farmer|officer|clerk|cashier|barista|waiter|waitress|librarian|"
-    r"translator|paralegal|recruiter|marketer|administrator|technician|veterinarian|vet|"
-    r"postdoc|freelancer|contractor|sre|tester|entrepreneur|economist|statistician|"
-    r"mathematician|physicist|chemist|biologist|coach|trainer|instructor|tutor|secretary|"
-    r"specialist|strategist|producer|actor|dancer|singer|painter|firefighter|paramedic|"
-    r"soldier|police officer|lead|partner|head of [\w ]+|vp of [\w ]+"
-)
-JOBS_ZH = (
-    r"工程师|程序员|设计师|经理|老师|教师|教授|医生|护士|律师|会计|分析师|科学家|研究员|架构师|"
-    r"运营|销售|记者|作家|编辑|摄影师|厨师|司机|学生|研究生|博士生?|本科生|实习生|创始人|合伙人|"
-    r"老板|顾问|主管|总监|自由职业者?|法官|警察|军人|翻译|导游|主播|演员|歌手|画家|博主|讲师|"
-    r"助理|秘书|客服|店主|[\u4e00-\u9fff](?:师|员|官)"
 )
 #: Common Chinese surnames: "我是张敏" names the user, "我是学生" does not.
 SURNAMES = (
@@ -125,7 +99,7 @@ _BEDROCK = _rules(
     r"twins)\b|\bmy (?:wife|husband|partner|spouse|dog|cat|son|daughter|kid)(?:'s name)? is\b",
     r"\bmy (?:dog|cat|son|daughter)'s name\b",
     # health and diet
-    r"\ballergic to (?:" + _ALLERGENS + r")\b",
+    r"\ballergic to (?:" + ALLERGENS + r")\b",
     r"\b" + _IM + r" (?:a )?(?:vegetarian|vegan|pescatarian|celiac|coeliac|diabetic|"
     r"colou?r-?blind|deaf|blind|dyslexic|autistic|pregnant|(?:lactose|gluten) intolerant)\b",
     r"\bi have (?:type [12] )?(?:diabetes|asthma|adhd|epilepsy|celiac|dyslexia|"
@@ -155,7 +129,7 @@ _BEDROCK = _rules(
     r"我结婚|我离婚|我单身|我有(?:一|两|二|三|\d)个(?:孩子|女儿|儿子)",
     r"我(?:老公|老婆|丈夫|妻子|先生|太太)是|我养了",
     # 健康与饮食
-    r"对(?:" + _ALLERGENS_ZH + r")\S{0,4}过敏|我吃素|素食|糖尿病|高血压|哮喘|色盲|乳糖不耐",
+    r"对(?:" + ALLERGENS_ZH + r")\S{0,4}过敏|我吃素|素食|糖尿病|高血压|哮喘|色盲|乳糖不耐",
     r"(?:^|[，,]|我)不吃(?:任何)?(?:肉|猪肉|牛肉|荤)",
     # 住处
     r"我(?:和|跟)?" + _SPAN + r"{0,4}(?:现在|目前|已经|一直)?(?:住在|定居)",
@@ -207,9 +181,15 @@ _CONVENTION = _rules(
 _OWN_NEVER = _rules(r"\bi (?:\w+ )?never\b")
 
 
-def is_transient(sentence: str) -> bool:
-    """True when ``sentence`` tells a passing mood, tiredness or illness."""
+def is_mood(sentence: str) -> bool:
+    """True when ``sentence`` tells a mood, tiredness or illness, whatever else it says."""
     return _TRANSIENT.search(sentence) is not None
+
+
+def is_transient(sentence: str) -> bool:
+    """True when ``sentence`` tells a passing mood, tiredness or illness and no durable fact
+    beside it: "I'm nervous because I'm vegetarian" is a diet first (:mod:`.durable`)."""
+    return is_mood(sentence) and not is_durable(sentence)
 
 
 def _bedrock(speaker: Speaker, text: str) -> bool:
@@ -232,7 +212,7 @@ def route_utterance(speaker: Speaker, text: str) -> str:
         return "Evolutionary" if _CONVENTION.search(text) else "Dynamic"
     if _GOAL.search(text):
         return "Evolutionary"
-    if _bedrock(speaker, text):
+    if _bedrock(speaker, text) or is_durable(text, named=False):
         return "Bedrock"
     return "Evolutionary" if _EVOLUTIONARY.search(text) else "Dynamic"
 
