@@ -164,7 +164,9 @@ def test_a_real_block_at_its_default_budget_keeps_its_bedrock(settings: recall.S
             user_id="u1",
         )
         block = mem.get_relevant_memories("How hot was the kiln?", user_id="u1")
-        b = ContextBuilder(s)
+        # A filler costs 15 tokens, so the block ends within 15 of its budget: a builder 15
+        # tokens tighter must cut it, whatever the article above it holds.
+        b = ContextBuilder(s.replace(memory_budget_tokens=s.context.memory_budget_tokens - 15))
         room = b.section_room("memory")
         assert room < count_tokens(block) <= s.context.memory_budget_tokens
         assert block.startswith(f"## Bedrock\n\n{bedrock}")

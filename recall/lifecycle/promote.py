@@ -23,7 +23,7 @@ from ..store import ArticleRow, Store
 from ..text import split_passages
 from .article import Article, LongTerm
 from .reconstruct import Reconstructor
-from .said import passage_dates, sources_of
+from .said import Dated, passage_dates, sources_of
 from .tiers import archive_id, capped_records
 
 __all__ = [
@@ -208,7 +208,9 @@ def promote_all(
             return done, True
         batch = shorts[: limits.promote_count]
         current = read_long_term(store, uid)
-        article = reconstructor.reconstruct(current.article(), [r.text for r in batch])
+        # Each summary with the time it was said: the offline article dates its paragraphs.
+        stimuli = [Dated(r.text, r.created_at) for r in batch]
+        article = reconstructor.reconstruct(current.article(), stimuli)
         try:
             version = commit(
                 store,

@@ -4,25 +4,36 @@ Two implementations behind one :class:`Reconstructor` protocol:
 
 - :class:`OfflineReconstructor` (the embedded default, deterministic). Each promoted
   summary is read as whole sentences with their speakers (:mod:`.sentences`; a ``;`` never
-  ends one), each routed to a chapter by rules (:func:`route`, :mod:`.routing`), what they
-  leave in Dynamic by the nearest labelled examples (:mod:`.examples`), and retold
-  in the AI's first person without role labels (:mod:`.voice`). Then, newest first:
+  ends one), of which the article keeps facts about the user (:mod:`.keep`): not my
+  advice, questions, reactions or general knowledge, not the user's questions or bare
+  reactions (the archive and turn tiers still hold them all), and a mood said beside a
+  durable fact (diet, allergy, health, family, job: :mod:`.durable`) is cut down to the
+  fact. Each kept sentence is routed to a chapter by rules (:func:`route`,
+  :mod:`.routing`; a durable fact goes to Bedrock), what they leave in Dynamic by the
+  nearest labelled examples (:mod:`.examples`), and retold in the AI's first person
+  without role labels (:mod:`.voice`; :mod:`.reading` does all this). Then, newest first:
 
   * a newer statement of a single-valued fact (name, job, employer, city, a preference)
     supersedes the older one wherever it is in the article (:mod:`.facts`); the older
     sentence leaves the current article and stays in its earlier versions;
-  * passing states (moods, tiredness, illness) live in Dynamic for one promotion: the new
-    batch keeps only its newest one, and the old ones are dropped;
+  * passing states (moods, tiredness, illness, and no durable fact beside them) live in
+    Dynamic for one promotion: the new batch keeps only its newest one, and the old ones
+    are dropped;
   * near-duplicates within a chapter are merged by embedding similarity, the newer wins (a
     sentence with a number, name or path the newer one lacks is not a duplicate);
   * each chapter is held to its token budget by dropping its oldest sentences.
 
-  Every chapter is written newest first (one paragraph per summary); a chapter that nothing
-  touched stays byte-identical.
+  Every chapter is written newest first, one paragraph per summary, each paragraph opening
+  with the day it was said (``[2026-01-05] I know the user …``: the stimulus's ``at``, see
+  :class:`~.said.Dated`; an undated stimulus writes no mark, and an old paragraph keeps
+  its own). A chapter that nothing touched stays byte-identical. Advice and questions an
+  article written before they were left out still holds go at its next promotion.
 - :class:`LLMReconstructor`: the reconstruction prompt with structured output; on
-  any LLM failure it falls back to the offline one with a logged reason.
+  any LLM failure it falls back to the offline one with a logged reason. The model gets
+  the stimuli as plain text.
 
-Stimuli are the promoted short-term summaries, oldest first.
+Stimuli are the promoted short-term summaries, oldest first: plain strings, or
+:class:`~.said.Dated` ones (what :mod:`.promote` passes) that also carry when they were said.
 """
 
 from __future__ import annotations
@@ -44,9 +55,11 @@ from .article import CHAPTERS, Article, clean_chapter
 from .examples import ExampleRouter
 from .extractive import key_facts
 from .facts import supersede
-from .routing import is_transient, route, route_utterance
+from .reading import Para, day_of, read_new, read_old
+from .routing import is_transient, route
+from .said import mark
 from .sentences import split_whole_sentences, utterances
-from .voice import core, is_voiced, voice
+from .voice import core
 
 __all__ = ["ArticleOut", "LLMReconstructor", "OfflineReconstructor", "Reconstructor", "route"]
 
@@ -68,49 +81,6 @@ class Reconstructor(Protocol):
 def _paragraphs(text: str) -> list[list[str]]:
     paras = (p.strip() for p in re.split(r"\n\s*\n", text))
     return [s for s in (split_whole_sentences(p) for p in paras if p) if s]
-
-
-def _read_old(text: str, legacy: bool) -> tuple[list[list[str]], bool]:
-    """A chapter's paragraphs of sentences, and whether reading changed any. An article
-    written before the voice (``legacy``: it still holds a role label somewhere) is retold
-    sentence by sentence; a sentence of it without a label is taken as the user's."""
-    out: list[list[str]] = []
-    changed = False
-    for para in (p.strip() for p in re.split(r"\n\s*\n", text)):
-        sents: list[str] = []
-        for utt in utterances(para):
-            told: str | None = utt.text
-            if utt.speaker.role or (legacy and not is_voiced(utt.text)):
-                told = voice(utt.speaker, utt.text)
-                changed = True
-            if told:
-                sents.append(told)
-        if sents:
-            out.append(sents)
-    return out, changed
-
-
-def _read_new(stimuli: Sequence[str], router: ExampleRouter) -> list[list[tuple[str, str]]]:
-    """Each stimulus (newest first) as (chapter, sentence in the voice), in text order;
-    only the newest passing state of all of them is kept."""
-    batches: list[list[tuple[str, str]]] = []
-    mood_kept = False
-    for stimulus in reversed(stimuli):
-        items: list[tuple[str, str]] = []
-        utts = list(reversed(utterances(clean_chapter(stimulus))))
-        said = [(u.speaker, u.text) for u in utts]
-        routed = router.refine(said, [route_utterance(sp, text) for sp, text in said])
-        for utt, chapter in zip(utts, routed, strict=True):
-            told = voice(utt.speaker, utt.text)
-            if told is None:
-                continue
-            if chapter == "Dynamic" and is_transient(told):
-                if mood_kept:
-                    continue
-                mood_kept = True
-            items.append((chapter, told))
-        batches.append(items[::-1])
-    return batches
 
 
 class OfflineReconstructor:
@@ -138,32 +108,33 @@ class OfflineReconstructor:
 
     def reconstruct(self, article: Article, stimuli: Sequence[str]) -> Article:
         """Read, route, voice, supersede, dedup and budget (see the module docstring)."""
-        batches = _read_new(stimuli, self.router)
-        old: dict[str, list[list[str]]] = {}
+        batches = read_new(stimuli, self.router)
+        days = [day_of(s) for s in reversed(stimuli)]  # newest first, as the batches
+        old: dict[str, list[Para]] = {}
         touched = {name: False for name in CHAPTERS}
         legacy = any(
             u.speaker.role for text in article.chapters().values() for u in utterances(text)
         )
         for name, text in article.chapters().items():
-            old[name], touched[name] = _read_old(text, legacy)
+            old[name], touched[name] = read_old(text, legacy)
         if stimuli:  # a passing state had its promotion
-            kept = [[s for s in p if not is_transient(s)] for p in old["Dynamic"]]
-            touched["Dynamic"] |= kept != old["Dynamic"]
-            old["Dynamic"] = [p for p in kept if p]
+            kept_ = [(d, [s for s in p if not is_transient(s)]) for d, p in old["Dynamic"]]
+            touched["Dynamic"] |= kept_ != old["Dynamic"]
+            old["Dynamic"] = [(d, p) for d, p in kept_ if p]
         # Every sentence once, newest first: the new batches, then the old chapters.
         slots: list[tuple[str, list[str], int]] = []
-        new: dict[str, list[list[str]]] = {name: [] for name in CHAPTERS}
-        for items in batches:
+        new: dict[str, list[Para]] = {name: [] for name in CHAPTERS}
+        for day, items in zip(days, batches, strict=True):
             for name in CHAPTERS:
                 para = [s for c, s in items if c == name]
                 if para:
-                    new[name].append(para)
+                    new[name].append((day, para))
                     touched[name] = True
                     slots.extend((name, para, i) for i in reversed(range(len(para))))
         for name in _OLD_ORDER:
-            for para in old[name]:
+            for _, para in old[name]:
                 slots.extend((name, para, i) for i in reversed(range(len(para))))
-        verdicts = supersede([para[i] for _, para, i in slots], [id(para) for _, para, _ in slots])
+        verdicts = supersede([para[i] for _, para, i in slots])
         for (name, para, i), verdict in zip(slots, verdicts, strict=True):
             if verdict is not None:
                 para[i] = "\n".join(verdict)  # restated facts, or "" (dropped)
@@ -174,10 +145,12 @@ class OfflineReconstructor:
                 out[name.lower()] = text  # an untouched chapter stays exactly as it was
                 continue
             paras = [
-                [s for line in para for s in line.split("\n") if s]
-                for para in new[name] + old[name]
+                (day, [s for line in para for s in line.split("\n") if s])
+                for day, para in new[name] + old[name]
             ]
-            out[name.lower()] = self.fit(self._dedup([p for p in paras if p]))
+            # Each paragraph opens with the day it was said, once its sentences are final.
+            dated = [[mark(day) + p[0], *p[1:]] for day, p in self._dedup(paras)]
+            out[name.lower()] = self.fit(dated)
         return Article(**out)
 
     def _vectors(self, sentences: list[str]) -> np.ndarray:
@@ -189,8 +162,8 @@ class OfflineReconstructor:
             self._cache.update(zip(missing, vecs, strict=True))
         return np.stack([self._cache[s] for s in sentences])
 
-    def _dedup(self, paras: list[list[str]]) -> list[list[str]]:
-        flat = [s for p in paras for s in p]
+    def _dedup(self, paras: list[Para]) -> list[Para]:
+        flat = [s for _, p in paras for s in p]
         if not flat:
             return []
         # Compared without the frame: "I know the user …" would make every pair alike.
@@ -211,12 +184,13 @@ class OfflineReconstructor:
                     continue
             kept_idx.append(i)
             keep.add(i)
-        out, i = [], 0
-        for p in paras:
-            kept = [s for j, s in enumerate(p, start=i) if j in keep]
+        out: list[Para] = []
+        i = 0
+        for day, p in paras:
+            kept_ = [s for j, s in enumerate(p, start=i) if j in keep]
             i += len(p)
-            if kept:
-                out.append(kept)
+            if kept_:
+                out.append((day, kept_))
         return out
 
     def fit(self, paras: list[list[str]]) -> str:

@@ -29,7 +29,7 @@ from .routing import is_transient
 from .sentences import Speaker
 from .voice_zh import voice_zh
 
-__all__ = ["core", "is_voiced", "voice"]
+__all__ = ["core", "is_imperative", "is_voiced", "voice"]
 
 _FRAMES = re.compile(
     r"^(?:I know (?:that )?|I noticed (?:that )?|I noted that |I told (?:the user|[A-Z][a-z]+"
@@ -95,7 +95,8 @@ _IMPERATIVE = re.compile(
     r"sleep|walk|slow|limit|cache|index|compare|measure|log|print|debug|trace|inspect|plan|"
     r"schedule|book|pack|bring|prepare|practice|rehearse|reduce|drop|increase|decrease|"
     r"raise|lower|double-check|refactor|document|rewrite|backup|back|benchmark|pair|learn|"
-    r"watch|aim|let)\b",
+    r"watch|aim|let|expect|serve|invite|email|register|visit|recruit|rank|renew|carry|wear|"
+    r"block|frame|spend|buy|order|pick|choose|leave|end|plug|join|practise|get)\b",
     re.IGNORECASE,
 )
 _FIRST_PERSON_START = re.compile(r"^(?:I\b|I['’](?:m|ve|d|ll)\b|My\b|Mine\b)")
@@ -107,6 +108,11 @@ _PLEASE = re.compile(r"(?:,\s*please|\s+please)(?=[.!]*$)", re.IGNORECASE)
 def is_voiced(sentence: str) -> bool:
     """True when ``sentence`` already speaks in the article's voice (starts with a frame)."""
     return _FRAMES.match(sentence) is not None
+
+
+def is_imperative(sentence: str) -> bool:
+    """True when ``sentence`` opens with an instruction ("Try …", "Keep …", "Don't …")."""
+    return _IMPERATIVE.match(sentence.strip()) is not None
 
 
 def core(sentence: str) -> str:
