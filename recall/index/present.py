@@ -1,13 +1,16 @@
 """A question about the present gets the newest statement of what it asks first.
 
-"Where do I live now?" asks the ``home`` slot (:func:`recall.text.slots.query_slots`). Among
-the hits, those whose user statements set that slot (:func:`recall.text.current.
-statement_slots`) are re-ordered newest said first, in the places they held: the move to
-Ghent takes the rank the old Antwerp record had, and hits about anything else keep theirs.
-Only a question about the user ("I", "my", "我") and only the leading ten hits: the set of
-the top ten does not change (recall at 10 is untouched), only their order. A question
-about history ("where did I live before?", "我以前住哪", :func:`recall.text.slots.asks_past`)
-keeps the fused order, so the older value is still found.
+"Where do I live now?" asks what holds now (:func:`recall.text.slots.asks_present`: "now",
+"currently", "these days", "现在", "目前", ...) of the ``home`` slot
+(:func:`recall.text.slots.query_slots`). Among the hits, those whose user statements set
+that slot (:func:`recall.text.current.statement_slots`) are re-ordered newest said first,
+in the places they held: the move to Ghent takes the rank the old Antwerp record had, and
+hits about anything else keep theirs; the newest one that replaces a value also goes above
+older hits that never named the slot. Only a question about the user ("I", "my", "我") and
+only the leading ten hits: the set of the top ten does not change (recall at 10 is
+untouched), only their order. A question without a word of the present, or about history
+("where did I live before?", "我以前住哪"), keeps the fused order, so the older value is
+still found.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Sequence
 
 from ..models import Record
 from ..text.current import statement_slots
-from ..text.slots import asks_past, query_slots, replaces
+from ..text.slots import asks_present, query_slots, replaces
 
 __all__ = ["present_first"]
 
@@ -33,7 +36,7 @@ def present_first(query: str, records: Sequence[Record]) -> list[int]:
     """The positions of ``records`` (in rank order) in their new order (see module docs)."""
     order = list(range(len(records)))
     wanted = query_slots(query)
-    if not wanted or len(records) < 2 or asks_past(query) or not _ABOUT_ME.search(query):
+    if not wanted or len(records) < 2 or not asks_present(query) or not _ABOUT_ME.search(query):
         return order
     lead = records[:LEADING]
     group = [i for i, r in enumerate(lead) if statement_slots(r.text) & wanted]

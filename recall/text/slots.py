@@ -33,6 +33,7 @@ __all__ = [
     "SINGLE_VALUED",
     "SLOTS",
     "asks_past",
+    "asks_present",
     "is_question",
     "query_slots",
     "replaces",
@@ -68,6 +69,11 @@ _PAST = re.compile(
     r"\bwhere was\b|\bwas i\b|\bwere we\b|\bdid i (?:use to|live|work|drive|have|own)\b|"
     r"\bhistory\b|\bago\b|"
     r"以前|之前|原来|原本|本来|过去|曾经|从前|那时|以往|旧|之前的|前一个|上一个",
+    _I,
+)
+_PRESENT = re.compile(
+    r"\b(?:now|current(?:ly)?|these days|at the moment|any ?more|nowadays|lately|today|"
+    r"at present|right now)\b|现在|目前|如今|最近|这些天|眼下|当前|这阵子",
     _I,
 )
 _STOP = _words(
@@ -193,6 +199,11 @@ def replaces(sentence: str, slots: frozenset[str]) -> bool:
     if slots & SINGLE_VALUED:
         return True
     return bool(_CHANGE.search(sentence)) and not _ALSO.search(sentence)
+
+
+def asks_present(query: str) -> bool:
+    """True when ``query`` asks what holds now ("now", "currently", "these days", "现在")."""
+    return bool(_PRESENT.search(query)) and not asks_past(query)
 
 
 def asks_past(query: str) -> bool:
