@@ -26,7 +26,7 @@ from datetime import UTC, date, datetime
 from ..models import Record, as_utc
 from ..text import split_sentences, tokenize
 
-__all__ = ["MARK", "Dated", "Said", "mark", "passage_dates", "sources_of", "unmark"]
+__all__ = ["Dated", "MARK", "Said", "mark", "passage_dates", "sources_of", "unmark"]
 
 #: Share of a sentence's tokens a source must hold for the sentence to come from it.
 _MIN_SHARE = 0.5
