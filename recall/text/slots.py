@@ -76,6 +76,8 @@ _PRESENT = re.compile(
     r"at present|right now)\b|现在|目前|如今|最近|这些天|眼下|当前|这阵子",
     _I,
 )
+_NAME = re.compile(r"(?<=[\w,;:] )[A-Z][\w&-]+")
+_NOT_A_NAME = frozenset({"I", "I'm", "The", "My", "We"})
 _STOP = _words(
     """the and but for with from that this have has had was were are is been being not now
     any more new now our your their they them then than into onto just also still really
@@ -218,7 +220,8 @@ def supersedes(newer: str, older: str, *, newer_slots: frozenset[str] | None = N
     if not common:
         return False
     if common & SINGLE_VALUED:
-        return True
+        # "First week at Northwind" restates "works at Northwind", it replaces nothing.
+        return bool(_CHANGE.search(newer)) or not (_names(newer) & _names(older))
     if not _CHANGE.search(newer) or _ALSO.search(newer):
         return False  # "I also started learning Rust" adds a tool, it replaces none
     if common & _CUE_ENOUGH or ("pet" in common and _LOSS.search(newer)):
@@ -226,6 +229,11 @@ def supersedes(newer: str, older: str, *, newer_slots: frozenset[str] | None = N
     if "preference" in common and _topics(newer) & _topics(older):
         return True
     return bool(common - {"preference"}) and bool(_content(newer) & _content(older))
+
+
+def _names(text: str) -> frozenset[str]:
+    # Capitalized words past a sentence's first: the values people name (Northwind, Ghent).
+    return frozenset(m.group(0) for m in _NAME.finditer(text)) - _NOT_A_NAME
 
 
 def _topics(text: str) -> frozenset[int]:
