@@ -7,10 +7,9 @@ summary's sentences it keeps (:func:`kept`):
 - the user's statements (a named speaker's too, as in an imported transcript), less bare
   reactions ("Good idea.", "Thanks, that helps.", "好主意。") and follow-ups that only make
   sense beside my advice ("I'll order one.");
-- not the user's questions ("What should I pack for Edinburgh?"), unless one carries a
-  durable fact (:mod:`.durable`) or sets a standing rule ("… from now on?"); a named
-  speaker's questions stay (a transcript between people, as ``recall ingest`` reads
-  LoCoMo: what they ask each other tells what they know of each other);
+- not the user's questions ("What should I pack for Edinburgh?"), nor a named speaker's in
+  an imported transcript, unless one carries a durable fact (:mod:`.durable`) or sets a
+  standing rule ("… from now on?");
 - of mine, only what restates or carries a fact about the user ("Since you're vegetarian,
   …"), or a promise of mine ("I'll keep answers short."): not my advice (an instruction,
   "you should/could", "I'd recommend", 建议/可以/试试…), not my questions, not my
@@ -130,9 +129,7 @@ def kept(speaker: Speaker, sentence: str) -> str | None:
     durable = is_durable(text)
     if durable and is_mood(text):
         return durable_clause(text)
-    # A named speaker is a person in a transcript (``recall ingest`` of LoCoMo): asking the
-    # other person is how they tell what they know of each other, so it stays.
-    if _QUESTION.search(text) and not (durable or _STANDING.search(text) or speaker.name):
+    if _QUESTION.search(text) and not (durable or _STANDING.search(text)):
         return None
     return text
 

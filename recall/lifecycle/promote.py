@@ -23,7 +23,7 @@ from ..store import ArticleRow, Store
 from ..text import split_passages
 from .article import Article, LongTerm
 from .reconstruct import Reconstructor
-from .said import Dated, passage_dates, sources_of
+from .said import Dated, passage_dates, sources_of, unmark
 from .tiers import archive_id, capped_records
 
 __all__ = [
@@ -131,12 +131,16 @@ def commit(
     now = utcnow()
     version = expected + 1
     ids = [r.id for r in batch]
-    passages = split_passages(article.dynamic, passage_tokens, count)
+    # Cut as if the paragraphs had no day at their head: the day is not passage text.
+    passages = split_passages(article.dynamic, passage_tokens, lambda t: count(unmark(t)[1]))
     # Passages keep the dates their statements were said (a correction's new text: now).
     fallback = max((r.created_at for r in batch), default=now)
     sources = sources_of(batch, store.records(uid, kinds=["dynamic"]))
     spans = passage_dates(passages, sources, fallback)
-    dynamic = dynamic_records(uid, version, passages, now, count, spans)
+    # A passage record carries its dates in said_from/said_to (hits show them); the day
+    # at a paragraph's head would only repeat them and spend the reader's tokens.
+    texts = [unmark(p)[1] for p in passages]
+    dynamic = dynamic_records(uid, version, texts, now, count, spans)
     archives = archive_records(batch, version, now)
     row = ArticleRow(
         user_id=uid,

@@ -12,8 +12,9 @@ something was said, never the promotion's.
 The offline reconstructor also writes the day a paragraph was said at its head
 (``[2026-01-05] I know the user …``; :func:`mark`): it gets each summary as a
 :class:`Dated` string. A passage's sentence that traces to no source takes the day of the
-paragraph it opens or belongs to (the source said that day, else that day's midnight), and
-the marks are left out of the tracing: they are not words anyone said.
+paragraph it opens (the source said that day, else that day's midnight), and the marks
+are left out of the tracing: they are not words anyone said. The passage records are
+stored without the mark (:func:`unmark`), which their dates already carry.
 """
 
 from __future__ import annotations
