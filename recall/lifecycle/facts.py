@@ -256,7 +256,9 @@ def supersede(
             *(
                 slots & ns
                 for g, text, ns in newer
-                if g != group and slots & ns and supersedes(text, sentence, newer_slots=ns)
+                if g != group
+                and slots & ns
+                and supersedes(text, sentence, newer_slots=ns, older_slots=slots)
             )
         )
         if gone and not stale:

@@ -91,7 +91,8 @@ def current_texts(groups: Sequence[Sequence[str]]) -> list[list[str]]:
                 for s in sentences
                 if s.slots
                 and any(
-                    n.slots & s.slots and supersedes(n.text, s.text, newer_slots=n.slots)
+                    n.slots & s.slots
+                    and supersedes(n.text, s.text, newer_slots=n.slots, older_slots=s.slots)
                     for n in newer
                 )
             }

@@ -213,10 +213,17 @@ def asks_past(query: str) -> bool:
     return bool(_PAST.search(query))
 
 
-def supersedes(newer: str, older: str, *, newer_slots: frozenset[str] | None = None) -> bool:
-    """True when the statement ``newer`` replaces what ``older`` said (see module docs)."""
+def supersedes(
+    newer: str,
+    older: str,
+    *,
+    newer_slots: frozenset[str] | None = None,
+    older_slots: frozenset[str] | None = None,
+) -> bool:
+    """True when the statement ``newer`` replaces what ``older`` said (see module docs).
+    Callers that already read either sentence's slots pass them, not to read them again."""
     mine = slots_of(newer) if newer_slots is None else newer_slots
-    common = mine & slots_of(older)
+    common = mine & (slots_of(older) if older_slots is None else older_slots)
     if not common:
         return False
     if common & SINGLE_VALUED:
