@@ -45,6 +45,9 @@ KEEPS = [
     ("请以后回答都用中文。", "我现在更喜欢简短的回答。"),
     ("我妈妈住在北京。", "我住在杭州。"),
     ("Work was exhausting today.", "I work at Acme."),
+    # A vegetarian restaurant is a place, not the user's diet.
+    ("情人节陈磊送了我一束花，还订了一家素食餐厅。", "我吃素，怕扫大家的兴。"),
+    ("Daniel booked a vegetarian restaurant for us.", "I'm vegan."),
 ]
 
 

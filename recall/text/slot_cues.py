@@ -80,11 +80,14 @@ STATEMENT: Final[dict[str, tuple[str, str]]] = {
         r"一辆|开的是|置换",
     ),
     "diet": (
-        r"\bvegan\b|\bvegetarian\b|\bpescatarian\b|\bketo\b|\bplant-based\b|\bdiet\b|"
+        # A vegetarian restaurant or menu is a place, not the user's diet.
+        r"\b(?:vegan|vegetarian|plant-based)\b(?!\s+(?:restaurants?|places?|caf[eé]s?|spots?|"
+        r"menus?|options?|dish(?:es)?|burgers?|food|cookbooks?|recipes?)\b)|"
+        r"\bpescatarian\b|\bketo\b|\bdiet\b|"
         r"\beat(?:ing)? meat\b|\b(?:stopped|quit|no longer|don't|do not) eat\w*\b|\bgluten-free\b|"
         r"\bintermittent fasting\b|\bcarnivore\b|\beating window\b|\bcount(?:ing)? calories\b|"
         r"\bcalorie\w*|\bspicy food\b",
-        r"吃素|素食|纯素|不吃肉|吃肉|开始吃|戒糖|戒了|生酮|饮食|吃荤|轻断食|忌口|爱吃|吃辣|不能吃|不吃",
+        r"吃素|素食(?![餐馆店菜谱])|纯素|不吃肉|吃肉|开始吃|戒糖|戒了|生酮|饮食|吃荤|轻断食|忌口|爱吃|吃辣|不能吃|不吃",
     ),
     "pet": (
         r"\b(?:dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|tortoise|turtle|goldfish|pet|bird|"
