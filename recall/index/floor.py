@@ -21,17 +21,22 @@ query holding CJK text is scored by USE-multilingual, whose cosines run lower: i
 threshold is ``min_similarity_cjk`` (both steps), calibrated on MemDaily questions outside
 the evaluated sample (benchmarks/floor_cjk.py). A degraded hit (no vector leg) is judged by
 its keywords alone.
+
+The retriever applies it to every query's hits (:func:`floor_hits`, with the time windows'
+say: :func:`~recall.index.window.keep_in_window`); the facade holds no part of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..models import Hit
+from ..models import Hit, RecallRequest
+from ..settings.retrieval import RetrievalSettings
 from ..text import has_cjk
 from ..text.analyzer import Analyzer
+from .window import keep_in_window
 
-__all__ = ["above_floor", "apply_floor", "coverage", "similarity_floor"]
+__all__ = ["above_floor", "apply_floor", "coverage", "floor_hits", "similarity_floor"]
 
 
 def similarity_floor(query: str, min_similarity: float, min_similarity_cjk: float) -> float:
@@ -82,3 +87,20 @@ def apply_floor(
         return []
     tail = min_similarity if tail_similarity is None else min(tail_similarity, min_similarity)
     return [h for h, c in covered if above_floor(h, c, tail, min_keyword_coverage)]
+
+
+def floor_hits(
+    hits: Sequence[Hit], req: RecallRequest, analyzer: Analyzer, r: RetrievalSettings
+) -> list[Hit]:
+    """A query's ``hits`` (order kept) less those under the floor of settings ``r``, the
+    hits inside the request's time windows aside (:func:`~recall.index.window.keep_in_window`)."""
+    floor = similarity_floor(req.query, r.min_similarity, r.min_similarity_cjk)
+    kept = apply_floor(
+        hits,
+        req.query,
+        analyzer,
+        floor,
+        r.min_keyword_coverage,
+        tail_similarity=r.min_similarity_tail,
+    )
+    return keep_in_window(hits, kept, req)

@@ -26,6 +26,7 @@ from ..store import Store
 from ..text import Analyzer
 from . import crosslang, threads, window
 from .embed import Embedder
+from .floor import floor_hits
 from .fuse import fuse_linear, fuse_rrf, minmax, ranks
 from .keyword import BM25Params
 from .partitions import Partition, PartitionCache
@@ -124,7 +125,8 @@ class Retriever:
         fusion: Literal["linear", "rrf"],
         allow_degraded: bool = False,
     ) -> list[Hit]:
-        """The top ``req.top_k`` hits for the request, best first."""
+        """The top ``req.top_k`` hits for the request, best first, less those under the
+        relevance floor (:mod:`.floor`)."""
         degraded = False
         try:
             self.sync.ensure(req.user_id)
@@ -176,7 +178,8 @@ class Retriever:
         order = np.lexsort((-vec_leg, -kw, -rank))[: req.top_k]
         # A question about the present gets the newest statement of its slot first.
         order = order[present_first(req.query, [part.records[int(cand[j])] for j in order])]
-        return _hits(part.records, cand, order, fused, kw, vec, vec_leg, degraded)
+        hits = _hits(part.records, cand, order, fused, kw, vec, vec_leg, degraded)
+        return floor_hits(hits, req, self.analyzer, self.settings.retrieval)
 
     def _candidates(
         self,

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, Self
 
 from .. import inputs
 from ..index.embed import Embedder, load_embedder
-from ..index.floor import apply_floor, similarity_floor
 from ..index.integrity import bind_folder, check_store_file, mark_missing_vectors
 from ..index.layout import (
     check_fingerprint,
@@ -27,7 +26,6 @@ from ..index.layout import (
 from ..index.retriever import Retriever
 from ..index.spec import IndexSpec
 from ..index.sync import IndexSync
-from ..index.window import keep_in_window
 from ..models import Hit, Record, require_user_id
 from ..settings import Settings
 from ..store import STORE_FILE, open_store
@@ -189,20 +187,9 @@ class MemoryCore:
             query, user_id, top_k, kinds, self.settings, depth, since=since, until=until, now=now
         )
         weight, method = inputs.fusion_params(alpha, fusion, self.settings)
-        hits = self.retriever.search(
+        return self.retriever.search(
             req, self.embedder(), alpha=weight, fusion=method, allow_degraded=allow_degraded
         )
-        r = self.settings.retrieval
-        floor = similarity_floor(req.query, r.min_similarity, r.min_similarity_cjk)
-        kept = apply_floor(
-            hits,
-            req.query,
-            self.spec.analyzer,
-            floor,
-            r.min_keyword_coverage,
-            tail_similarity=r.min_similarity_tail,
-        )
-        return keep_in_window(hits, kept, req)
 
     def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
         """The user's stored records, oldest first."""
