@@ -13,6 +13,7 @@
     ├── IndexStaleError     the built index was made with another spec: run `recall reindex`
     ├── LLMError            the configured LLM endpoint failed
     ├── ConfigError         settings or an index spec are invalid
+    │   ├── EmbedderError       the embedder given to open returned unusable vectors
     │   └── ModelFileError      a model file is not the pinned one: reinstall its package
     ├── AuthError           server: no API key, or an unknown one
     ├── ForbiddenError      server: a known key, outside its tenant
@@ -42,6 +43,7 @@ __all__ = [
     "BodyTimeoutError",
     "ConfigError",
     "DatasetError",
+    "EmbedderError",
     "ForbiddenError",
     "HostError",
     "InProgressError",
@@ -86,6 +88,11 @@ class LLMError(RecallError):
 
 class ConfigError(RecallError):
     """Settings or an index spec are invalid."""
+
+
+class EmbedderError(ConfigError):
+    """The embedder given to ``recall.open(embedder=...)`` returned vectors recall cannot
+    use: not one per text, another dimension than its first, or NaN/infinite values."""
 
 
 class ModelFileError(ConfigError):

@@ -14,7 +14,7 @@ from ..errors import IndexStaleError, StoreError
 from ..settings import Settings
 from ..settings.redact import redact
 from ..store import Store
-from .spec import SPEC_DIR, IndexSpec, load_spec
+from .spec import OWN_PREFIX, SPEC_DIR, IndexSpec, load_spec
 from .vector import VectorIndex, chroma_client
 
 __all__ = [
@@ -106,12 +106,20 @@ def check_fingerprint(store: Store, spec: IndexSpec, folder: Path) -> None:
         if store.get_meta(SPEC_NAME_KEY) != spec.name:
             store.set_meta(SPEC_NAME_KEY, spec.name)  # opened by name: remember it
         return
+    if spec.embedder.startswith(OWN_PREFIX):
+        raise IndexStaleError(
+            f"the index in {folder} was built with another embedder or index spec "
+            f"(fingerprint {built}); embedder {spec.embedder[len(OWN_PREFIX) :]!r} on spec "
+            f"{spec.name!r} has {spec.fingerprint}. Open it with the embedder it was built "
+            "with, or rebuild it from the store for this one: "
+            "recall.index.rebuild.reindex(settings, spec, embedder=...)."
+        )
     known = [p.stem for p in SPEC_DIR.glob("*.toml") if load_spec(p.stem).fingerprint == built]
     other = (
         f"or open it with the spec it was built with (--spec {known[0]}, or "
         f"RECALL_INDEX_SPEC={known[0]})"
         if known
-        else "or open it with the spec it was built with"
+        else "or open it with the spec (or the embedder) it was built with"
     )
     raise IndexStaleError(
         f"the index in {folder} was built with another index spec (fingerprint {built}); "

@@ -25,8 +25,9 @@ from ..errors import ConfigError
 from ..models import Record
 from ..settings import Settings
 from ..store import Store, content_hash, open_store
-from .embed import load_embedder
+from .embed import Embedder, load_embedder
 from .layout import FINGERPRINT_KEY, SPEC_NAME_KEY, index_key, vector_index, vector_partitions
+from .own import adapt_embedder, own_spec
 from .spec import IndexSpec
 from .vector import VectorIndex
 
@@ -185,13 +186,20 @@ def reindex(
     users: Sequence[str] | None = None,
     keep_old: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    embedder: object | None = None,
 ) -> ReindexReport:
     """Bring ``spec``'s index up to the store; switch to it if all users are done.
 
     ``users`` limits the work (a spec change then switches only once every user has been
-    reindexed); ``progress(done, total)`` is called after every written batch.
+    reindexed); ``progress(done, total)`` is called after every written batch. With
+    ``embedder`` (an object as ``recall.open(embedder=...)`` takes) the index is built with
+    it in place of the spec's model, as that open expects (:func:`.own.own_spec`).
     """
     started = time.perf_counter()
+    own: Embedder | None = None
+    if embedder is not None:
+        own = adapt_embedder(embedder)
+        spec = own_spec(spec, own)
     store = open_store(settings.storage.path, settings.storage.store_url)
     vectors: VectorIndex | None = None
     try:
@@ -211,7 +219,9 @@ def reindex(
         def embed(texts: Sequence[str]) -> Any:
             # Loaded on the first batch: a reindex with nothing to embed loads no model.
             r = settings.retrieval
-            model = load_embedder(spec.embedder, device=r.embed_device, threads=r.embed_threads)
+            model = own or load_embedder(
+                spec.embedder, device=r.embed_device, threads=r.embed_threads
+            )
             return model.embed_documents(texts)
 
         def on_batch(n: int) -> None:

@@ -20,7 +20,7 @@ from ..text import BASE_TOKENIZER, Analyzer
 from .keyword import BM25Params
 from .model_files import MODEL_FILES
 
-__all__ = ["IndexSpec", "load_spec", "model_sha256"]
+__all__ = ["IndexSpec", "OWN_PREFIX", "load_spec", "model_sha256"]
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -36,6 +36,9 @@ def _spec_dir() -> Path:
 
 #: Where the shipped specs live.
 SPEC_DIR = _spec_dir()
+#: How a spec names an embedder brought to ``recall.open(embedder=...)`` (:mod:`.own`):
+#: ``own:`` and the object's id. No packaged model file is read by it.
+OWN_PREFIX = "own:"
 
 # The model files every folder was built with before their hashes entered the fingerprint
 # (recall 0.1.0 to 0.2.0; each package had this one version): a pinned file equal to its
@@ -52,8 +55,10 @@ def model_sha256(embedder: str) -> dict[str, str]:
     """The pinned sha256 of each model file ``embedder`` reads (a composite: each part's).
 
     The constants of :data:`~recall.index.model_files.MODEL_FILES`, never a hash of the file
-    (that is checked once, when the model loads).
+    (that is checked once, when the model loads). None for an embedder of one's own.
     """
+    if embedder.startswith(OWN_PREFIX):
+        return {}
     return {p: MODEL_FILES[p].sha256 for p in embedder.split("+") if p in MODEL_FILES}
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..index.embed import Embedder
+from ..index.own import Embeds
 from ..inputs import open_settings
 from ..settings import Settings
 from .forget import ForgetMethods
@@ -29,6 +31,7 @@ def open(
     chroma_url: str | None = None,
     store_url: str | None = None,
     settings: Settings | None = None,
+    embedder: Embeds | Embedder | None = None,
 ) -> Memory:
     """Open (or create) the memory folder ``path``: SQLite + Chroma + BM25.
 
@@ -36,5 +39,21 @@ def open(
     ``chroma_url`` the vectors live on a Chroma server instead of the embedded store, with
     ``store_url`` (``postgresql://...``) the records on a PostgreSQL server instead of the
     folder's SQLite file: processes sharing both share one memory.
+
+    ``embedder`` brings your own model for the vector leg, in place of the spec's packaged
+    ones: any object with one method, ``embed(texts: Sequence[str]) -> Sequence[Sequence[
+    float]]`` (a 2-D numpy array will do), one vector per text. recall normalizes the vectors
+    and checks each answer (one row per text, one dimension, finite values; else
+    ``EmbedderError``). The dimension is the object's ``dimension`` attribute, else that of
+    the vector it returns for one probe text, here at open. Its identity is its ``id`` or
+    ``model_id`` attribute, else its class's qualified name: it enters the index fingerprint,
+    so a folder built with another embedder (or spec) raises ``IndexStaleError`` as a spec
+    change does (rebuild it with ``recall.index.rebuild.reindex(settings, spec,
+    embedder=...)``). BM25, the tokenizer and the passage size still come from the spec; the
+    relevance floor's thresholds (``min_similarity``...) were set for the packaged models.
+    An object with all of ``recall.Embedder`` (``id``, ``dimension``, ``embed_documents``,
+    ``embed_query``, normalized float32 rows) is used as it is. For tests,
+    ``recall.testing.HashEmbedder`` needs no model at all.
     """
-    return Memory(open_settings(path, settings, chroma_url=chroma_url, store_url=store_url))
+    conf = open_settings(path, settings, chroma_url=chroma_url, store_url=store_url)
+    return Memory(conf, embedder=embedder)

@@ -23,6 +23,7 @@ from ..index.layout import (
     vector_index,
     vector_partitions,
 )
+from ..index.own import Embeds, adapt_embedder, own_spec
 from ..index.retriever import Retriever
 from ..index.spec import IndexSpec
 from ..index.sync import IndexSync
@@ -40,15 +41,25 @@ __all__ = ["MemoryCore"]
 class MemoryCore:
     """One memory folder: a SQLite store, a Chroma vector index and BM25 partitions."""
 
-    def __init__(self, settings: Settings, *, spec: IndexSpec | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        spec: IndexSpec | None = None,
+        embedder: Embeds | Embedder | None = None,
+    ) -> None:
         self.settings = settings
         self.path = Path(settings.storage.path)
+        # A model of one's own (recall.index.own): checked, and its dimension known, first.
+        own = None if embedder is None else adapt_embedder(embedder)
         url = settings.storage.store_url
         if url is None:
             check_store_file(self.path, self.path / STORE_FILE)
         self.store = open_store(self.path, url, timeout_s=settings.storage.store_timeout_s)
         try:
             self.spec = spec or folder_spec(self.store, settings)
+            if own is not None:
+                self.spec = own_spec(self.spec, own)
             check_fingerprint(self.store, self.spec, self.path)
             partitions = vector_partitions(self.store, settings)
             self.vectors = vector_index(settings, self.spec, partitions)
@@ -56,7 +67,7 @@ class MemoryCore:
             self.store.close()  # a refused open must not leak the connection
             raise
         self._verify_index()
-        self._embedder: Embedder | None = None
+        self._embedder: Embedder | None = own
         self._embedder_lock = threading.Lock()
         self.sync = IndexSync(
             self.store,
@@ -87,7 +98,8 @@ class MemoryCore:
             raise
 
     def embedder(self) -> Embedder:
-        """The spec's embedder, loaded on first use (shared per process)."""
+        """The embedder given to open, else the spec's, loaded on first use (shared per
+        process)."""
         if self._embedder is None:
             with self._embedder_lock:
                 if self._embedder is None:
