@@ -17,6 +17,7 @@ import recall
 from recall import StoreError
 from recall.store import SCHEMA_VERSION, SQLiteStore
 from recall.store.schema import LATEST, MIGRATIONS, Migration, migrate
+from recall.store.sqlite import SQLiteDialect
 
 FIXTURE = Path(__file__).parent / "fixtures" / "folder-0.1.0"
 
@@ -144,16 +145,16 @@ def test_a_failing_migration_leaves_the_file_as_it_was(tmp_path: Path) -> None:
     path = tmp_path / "recall.sqlite3"
     steps = ("CREATE TABLE added (x)", "SELECT * FROM nope")
     broken = Migration(LATEST + 1, "a table, then a statement that fails", steps)
-    db = _connect(path)
+    sql = SQLiteDialect(path)
     try:
-        with pytest.raises(sqlite3.OperationalError, match="nope"):
-            migrate(db, str(path), [*MIGRATIONS, broken])
+        with pytest.raises(StoreError, match="nope"):
+            migrate(sql, [*MIGRATIONS, broken])
         # The earlier migrations ran in the same transaction as the failing one: none is left.
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 0
-        assert db.execute("SELECT name FROM sqlite_master").fetchall() == []
-        assert not db.in_transaction
+        assert sql.read(lambda db: db.execute("PRAGMA user_version").fetchone()[0]) == 0
+        assert sql.read(lambda db: db.execute("SELECT name FROM sqlite_master").fetchall()) == []
+        assert not sql.read(lambda db: db.in_transaction)
     finally:
-        db.close()
+        sql.close()
     SQLiteStore(path).close()  # the untouched file still opens and migrates normally
     assert _user_version(path) == LATEST
 
@@ -164,22 +165,22 @@ def test_a_later_migration_applies_on_top_of_the_current_schema(tmp_path: Path) 
     store.put([])
     store.close()
     extra = Migration(LATEST + 1, "a new table", ("CREATE TABLE IF NOT EXISTS added (x TEXT)",))
-    db = _connect(path)
+    sql = SQLiteDialect(path)
     try:
-        assert migrate(db, str(path), [*MIGRATIONS, extra]) == LATEST + 1
-        assert migrate(db, str(path), [*MIGRATIONS, extra]) == LATEST + 1  # no-op now
-        assert db.execute("SELECT COUNT(*) FROM added").fetchone()[0] == 0
+        assert migrate(sql, [*MIGRATIONS, extra]) == LATEST + 1
+        assert migrate(sql, [*MIGRATIONS, extra]) == LATEST + 1  # no-op now
+        assert sql.read(lambda db: db.execute("SELECT COUNT(*) FROM added").fetchone()[0]) == 0
     finally:
-        db.close()
+        sql.close()
     assert _user_version(path) == LATEST + 1
     with pytest.raises(StoreError, match="newer recall"):
         SQLiteStore(path)  # this code's migrations stop at LATEST
 
 
 def test_migrations_must_be_numbered_in_order(tmp_path: Path) -> None:
-    db = _connect(tmp_path / "recall.sqlite3")
+    sql = SQLiteDialect(tmp_path / "recall.sqlite3")
     try:
         with pytest.raises(ValueError, match="numbered"):
-            migrate(db, "test", [*MIGRATIONS, Migration(LATEST + 2, "skips one", ())])
+            migrate(sql, [*MIGRATIONS, Migration(LATEST + 2, "skips one", ())])
     finally:
-        db.close()
+        sql.close()

@@ -229,7 +229,7 @@ def test_a_lost_connection_is_replaced_on_the_next_call(pg_url: str) -> None:
     from recall.store.pg import PostgresStore
 
     def cut(store: PostgresStore) -> None:  # what a server restart does to the session
-        pid = store._conn.info.backend_pid
+        pid = store.sql._conn.info.backend_pid
         with psycopg.connect(pg_url, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
         time.sleep(0.2)

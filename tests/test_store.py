@@ -8,15 +8,15 @@ import pytest
 from recall import StoreError
 from recall.errors import mapped
 from recall.models import Record
-from recall.store import ArticleRow, SQLiteStore, Store, open_store
+from recall.store import ArticleRow, SQLiteStore, SqlStore, Store, open_store
 
 
 @pytest.fixture
-def make_store(tmp_path: Path, backend: str | None) -> Iterator[Callable[[], SQLiteStore]]:
+def make_store(tmp_path: Path, backend: str | None) -> Iterator[Callable[[], SqlStore]]:
     """Opens the test's store: the same SQLite file or PostgreSQL database every call."""
-    opened: list[SQLiteStore] = []
+    opened: list[SqlStore] = []
 
-    def make() -> SQLiteStore:
+    def make() -> SqlStore:
         opened.append(open_store(tmp_path, backend))
         return opened[-1]
 
@@ -29,7 +29,7 @@ def rec(i: str, user: str = "u1", kind: str = "short_term", text: str = "hello")
     return Record(id=i, user_id=user, kind=kind, text=text, created_at=datetime.now(UTC), tokens=1)
 
 
-def test_versions(make_store: Callable[[], SQLiteStore], backend: str | None) -> None:
+def test_versions(make_store: Callable[[], SqlStore], backend: str | None) -> None:
     s = make_store()
     assert s.journal_mode() == ("wal" if backend is None else "postgresql")
     assert s.version("u1") == 0
@@ -43,13 +43,13 @@ def test_versions(make_store: Callable[[], SQLiteStore], backend: str | None) ->
     assert s.delete("u1", ["zzz"]) == ([], 3)
 
 
-def test_same_id_for_two_users_are_two_records(make_store: Callable[[], SQLiteStore]) -> None:
+def test_same_id_for_two_users_are_two_records(make_store: Callable[[], SqlStore]) -> None:
     s = make_store()
     s.put([rec("a", "u1", text="one"), rec("a", "u2", text="two")])
     assert s.records("u1")[0].text == "one" and s.records("u2")[0].text == "two"
 
 
-def test_failed_transaction_leaves_nothing(make_store: Callable[[], SQLiteStore]) -> None:
+def test_failed_transaction_leaves_nothing(make_store: Callable[[], SqlStore]) -> None:
     s = make_store()
     s.put([rec("a")])
     with pytest.raises(RuntimeError), s.transaction() as tx:
@@ -59,7 +59,7 @@ def test_failed_transaction_leaves_nothing(make_store: Callable[[], SQLiteStore]
     assert [r.id for r in s.records("u1")] == ["a"] and s.version("u1") == 1
 
 
-def test_swaps_in_one_transaction_are_one_version(make_store: Callable[[], SQLiteStore]) -> None:
+def test_swaps_in_one_transaction_are_one_version(make_store: Callable[[], SqlStore]) -> None:
     s = make_store()
     s.put([rec("p1", kind="dynamic"), rec("p2", kind="dynamic"), rec("s1"), rec("s2")])
     with s.transaction() as tx:
@@ -72,7 +72,7 @@ def test_swaps_in_one_transaction_are_one_version(make_store: Callable[[], SQLit
     assert sorted(r.id for r in s.records("u1")) == ["ar-s1", "p3", "s2"]
 
 
-def test_records_pages_long_id_lists(make_store: Callable[[], SQLiteStore]) -> None:
+def test_records_pages_long_id_lists(make_store: Callable[[], SqlStore]) -> None:
     s = make_store()
     s.put([rec(f"r{i}") for i in range(1_200)])
     assert len(s.records("u1", ids=[f"r{i}" for i in range(1_200)])) == 1_200
@@ -94,7 +94,7 @@ def _article(version: int, user: str = "u1") -> ArticleRow:
     return ArticleRow(user, version, "b", "e", f"d{version}", datetime.now(UTC), ("s1", "s2"))
 
 
-def test_article_versions_are_optimistic(make_store: Callable[[], SQLiteStore]) -> None:
+def test_article_versions_are_optimistic(make_store: Callable[[], SqlStore]) -> None:
     s = make_store()
     assert s.article("u1") is None and s.article_version("u1") == 0
     with s.transaction() as tx:
@@ -112,7 +112,7 @@ def test_article_versions_are_optimistic(make_store: Callable[[], SQLiteStore]) 
     assert s.article("u1", 3) is None
 
 
-def test_job_journal(make_store: Callable[[], SQLiteStore]) -> None:
+def test_job_journal(make_store: Callable[[], SqlStore]) -> None:
     s = make_store()
     at = datetime.now(UTC)
     assert not s.has_unfinished_jobs() and s.job("j1") is None
@@ -134,7 +134,7 @@ def test_job_journal(make_store: Callable[[], SQLiteStore]) -> None:
     assert s.job("j1") is None and not s.has_unfinished_jobs()
 
 
-def test_meta_and_index_state(make_store: Callable[[], SQLiteStore]) -> None:
+def test_meta_and_index_state(make_store: Callable[[], SqlStore]) -> None:
     s = make_store()
     assert s.get_meta("k") is None
     s.set_meta("k", "v")
@@ -146,14 +146,14 @@ def test_meta_and_index_state(make_store: Callable[[], SQLiteStore]) -> None:
     assert s.set_index_version("vec", "u1", 4, expected=3) and s.index_version("vec", "u1") == 4
 
 
-def test_store_implements_the_interface(make_store: Callable[[], SQLiteStore]) -> None:
+def test_store_implements_the_interface(make_store: Callable[[], SqlStore]) -> None:
     s: Store = make_store()  # mypy checks the protocol here too
     wanted = {n for n in dir(Store) if not n.startswith("_")}
     assert wanted <= set(dir(s))
     s.close()
 
 
-def test_a_reopened_store_keeps_everything(make_store: Callable[[], SQLiteStore]) -> None:
+def test_a_reopened_store_keeps_everything(make_store: Callable[[], SqlStore]) -> None:
     s = make_store()
     s.put([rec("a"), rec("b", "u2")])
     s.set_meta("k", "v")
@@ -164,7 +164,7 @@ def test_a_reopened_store_keeps_everything(make_store: Callable[[], SQLiteStore]
     again.close()
 
 
-def test_delete_user_erases_every_row(make_store: Callable[[], SQLiteStore]) -> None:
+def test_delete_user_erases_every_row(make_store: Callable[[], SqlStore]) -> None:
     s = make_store()
     s.put([rec("a"), rec("b"), rec("c", "u2")])
     s.add_job("j1", "u1", datetime.now(UTC), {"text": "x"})
@@ -178,7 +178,7 @@ def test_delete_user_erases_every_row(make_store: Callable[[], SQLiteStore]) -> 
 
 
 def test_two_writers_lose_no_version_and_no_article(
-    make_store: Callable[[], SQLiteStore],
+    make_store: Callable[[], SqlStore],
 ) -> None:
     """Two connections (two processes' stores) writing at once: every bump and article kept."""
     import threading

@@ -11,12 +11,12 @@ import click
 from .app import main, require_folder
 
 if TYPE_CHECKING:
-    from ..store import SQLiteStore
+    from ..store import SqlStore
 
 __all__ = ["migrate"]
 
 
-def _open(where: str, *, source: bool) -> SQLiteStore:
+def _open(where: str, *, source: bool) -> SqlStore:
     from ..store import open_store
 
     if where.startswith(("postgresql://", "postgres://")):

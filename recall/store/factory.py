@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from ..settings.redact import redact
+from .sql_store import SqlStore
 from .sqlite import SQLiteStore
 
 __all__ = ["STORE_FILE", "open_store"]
@@ -14,7 +15,7 @@ __all__ = ["STORE_FILE", "open_store"]
 STORE_FILE = "recall.sqlite3"
 
 
-def open_store(folder: Path, store_url: str | None, *, timeout_s: float = 10.0) -> SQLiteStore:
+def open_store(folder: Path, store_url: str | None, *, timeout_s: float = 10.0) -> SqlStore:
     """``folder/recall.sqlite3``, or the PostgreSQL database at ``store_url``."""
     if store_url is None:
         return SQLiteStore(Path(folder) / STORE_FILE)

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
-from .sqlite import SQLiteStore
+from .sql_store import SqlStore
 
 __all__ = [
     "Claim",
@@ -52,13 +52,13 @@ class Claim:
 
 
 def begin(
-    store: SQLiteStore, user_id: str, key: str, fingerprint: str, now: float | None = None
+    store: SqlStore, user_id: str, key: str, fingerprint: str, now: float | None = None
 ) -> Claim:
     """Reserve ``key`` of ``user_id`` for the request ``fingerprint``, or say why not."""
     now = time.time() if now is None else now
     # One write transaction: two processes sending the same key queue on the store's
     # write lock, and the second finds the first one's reservation.
-    with store._write() as db:
+    with store.sql.write() as db:
         db.execute("DELETE FROM idempotency WHERE created_at < ?", (now - TTL_S,))
         row = db.execute(
             "SELECT fingerprint, status, body, created_at FROM idempotency "
@@ -85,18 +85,18 @@ def begin(
         return Claim("new")
 
 
-def finish(store: SQLiteStore, user_id: str, key: str, status: int, body: str) -> None:
+def finish(store: SqlStore, user_id: str, key: str, status: int, body: str) -> None:
     """Remember the answer of the write that reserved ``key``."""
-    with store._write() as db:
+    with store.sql.write() as db:
         db.execute(
             "UPDATE idempotency SET status = ?, body = ? WHERE user_id = ? AND idem_key = ?",
             (status, body, user_id, key),
         )
 
 
-def release(store: SQLiteStore, user_id: str, key: str) -> None:
+def release(store: SqlStore, user_id: str, key: str) -> None:
     """Free a reservation whose write failed (nothing was written): a retry runs again."""
-    with store._write() as db:
+    with store.sql.write() as db:
         db.execute(
             "DELETE FROM idempotency WHERE user_id = ? AND idem_key = ? AND status IS NULL",
             (user_id, key),

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import StoreError
-from .sqlite import SQLiteStore
+from .sql_store import SqlStore
 from .users import purge_rows
 
 __all__ = ["MigrationReport", "copy_store"]
@@ -44,15 +45,20 @@ class MigrationReport:
         return not self.mismatched
 
 
-def _same(source: SQLiteStore, target: SQLiteStore, user_id: str) -> bool:
+def _rows(store: SqlStore, table: str, user_id: str) -> list[Any]:
+    query = f"SELECT {_COLUMNS[table]} FROM {table} WHERE user_id = ?"
+    return list(store.sql.read(lambda db: db.execute(query, (user_id,)).fetchall()))
+
+
+def _same(source: SqlStore, target: SqlStore, user_id: str) -> bool:
     return source.version(user_id) == target.version(user_id) and source.hashes(
         user_id
     ) == target.hashes(user_id)
 
 
 def copy_store(
-    source: SQLiteStore,
-    target: SQLiteStore,
+    source: SqlStore,
+    target: SqlStore,
     progress: Callable[[int, int], None] | None = None,
 ) -> MigrationReport:
     """Copy every row of ``source`` into ``target`` (resumable); returns the report."""
@@ -63,18 +69,14 @@ def copy_store(
             f"the target holds users the source does not ({extra[:3]}...): copy into an "
             "empty store (a new folder or database), or delete those users there first"
         )
-    meta = source._read("SELECT key, value FROM meta")
-    target.set_metas({str(r[0]): str(r[1]) for r in meta})
+    target.set_metas(source.all_meta())
     report = MigrationReport(users=len(users))
     for done, user_id in enumerate(users, start=1):
         if _same(source, target, user_id):
             report.skipped_users += 1
         else:
-            rows = {
-                table: source._read(f"SELECT {cols} FROM {table} WHERE user_id = ?", (user_id,))
-                for table, cols in _COLUMNS.items()
-            }
-            with target._write() as db:
+            rows = {table: _rows(source, table, user_id) for table in _COLUMNS}
+            with target.sql.write() as db:
                 purge_rows(db, user_id)
                 for table, cols in _COLUMNS.items():
                     marks = ", ".join("?" * len(cols.split(",")))

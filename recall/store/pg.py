@@ -1,12 +1,13 @@
-"""The PostgreSQL store: the same schema, queries and rules as SQLite, on a database server.
+"""The PostgreSQL backend: the same schema, queries and rules as SQLite, on a database server.
 
-Several recall processes (on several machines) can share one memory through it. Every
-query of the SQLite store is written in the SQL both databases speak, so
-:class:`PostgresStore` reuses them all and swaps the connection underneath: a thin
-adapter (:mod:`recall.store.pg_sql`) turns ``?`` placeholders into ``%s`` and ``INSERT OR REPLACE``
-into ``INSERT ... ON CONFLICT DO UPDATE``. The schema comes from the same numbered
-migrations (:mod:`recall.store.schema`), with the column types PostgreSQL names
-differently, tracked in a one-row ``recall_schema`` table.
+Several recall processes (on several machines) can share one memory through it.
+:class:`PostgresDialect` is PostgreSQL's :class:`~recall.store.dialect.Dialect`, a sibling
+of SQLite's: the store's parts run their statements through it unchanged, its adapter
+(:mod:`recall.store.pg_sql`) turning ``?`` placeholders into ``%s`` and psycopg's errors
+into :class:`~recall.errors.StoreError`; upserts are ``INSERT ... ON CONFLICT DO UPDATE``.
+The schema comes from the same numbered migrations (:mod:`recall.store.schema`), with the
+column types PostgreSQL names differently, tracked in a one-row ``recall_schema`` table.
+:class:`PostgresStore` is the store (:class:`~recall.store.sql_store.SqlStore`) over it.
 
 What SQLite gets from its single-writer lock, PostgreSQL gets from a transaction-scoped
 advisory lock taken by every write transaction: writes are serialized across every
@@ -18,29 +19,29 @@ which is what keeps each process's caches fresh (they follow the per-user versio
 Background jobs are claimed the way ``SELECT ... FOR UPDATE SKIP LOCKED`` claims queue rows,
 with session-level advisory locks (a row lock would have to be held in an open transaction
 for the whole job, blocking every other write): a process holds one lock per job it
-journals or takes over, and :meth:`PostgresStore.unfinished_jobs` returns only the jobs
-whose lock it holds or can take. A live process's jobs are skipped by the others; a dead
-process's session is gone with its locks, so its jobs go to the next process that asks.
+journals or takes over, and :meth:`PostgresDialect.claim` takes a job's lock only if no
+other session holds it, so ``unfinished_jobs`` returns only the jobs this process holds. A
+live process's jobs are skipped by the others; a dead process's session is gone with its
+locks, so its jobs go to the next process that asks.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager, suppress
-from datetime import datetime
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import ConfigError, StoreError
 from ..settings.redact import redact, scrub
-from .pg_sql import Adapter, ddl, log, row_factory, store_error, to_postgres
+from .dialect import Db, upsert_sql
+from .pg_sql import Adapter, ddl, row_factory, store_error, to_postgres
 from .pg_vacuum import vacuum_postgres
-from .schema import MIGRATIONS, Migration
-from .sqlite import SQLiteStore
-from .transaction import SQLiteTransaction
-from .users import purge_rows
+from .sql_store import SqlStore
 
-__all__ = ["PostgresStore", "to_postgres"]
+__all__ = ["PostgresDialect", "PostgresStore", "to_postgres"]
+
+T = TypeVar("T")
 
 # Every write transaction of every process takes this lock (see the module docs).
 _WRITE_LOCK = 0x7265_6361  # "reca"
@@ -49,40 +50,21 @@ _WRITE_LOCK = 0x7265_6361  # "reca"
 _JOB_CLASS = 0x6A6F_6273  # "jobs"
 
 
-class _Transaction(SQLiteTransaction):
-    """A write transaction whose journaled jobs are claimed by this process."""
-
-    def __init__(self, db: Any, store: PostgresStore) -> None:
-        super().__init__(db)
-        self._store = store
-        self.claims: list[str] = []
-
-    def add_summarized_job(self, job_id: str, user_id: str, created_at: datetime) -> None:
-        """Journal a job written with its summary; this process claims it."""
-        if self._store._claim(job_id):
-            self.claims.append(job_id)
-        super().add_summarized_job(job_id, user_id, created_at)
-
-
-class PostgresStore(SQLiteStore):
-    """:class:`~recall.store.base.Store` on a PostgreSQL database (``postgresql://...``)."""
+class PostgresDialect:
+    """A PostgreSQL database (``postgresql://...``) as the store's backend."""
 
     def __init__(self, url: str, *, connect_timeout: float = 10.0) -> None:
         self.url = url
+        #: What an error any caller may read calls the store: never the server.
+        self.where = "the PostgreSQL store"
         #: The server for the operator's log lines, the password masked; never in an error
         #: (a tenant of a shared server would read it).
-        self.where = redact(url)
-        self.path = None  # type: ignore[assignment]  # no file: the database is the store
+        self.server = redact(url)
         self._timeout = connect_timeout
         self._lock = threading.RLock()
         self._claimed: set[str] = set()  # jobs whose advisory lock this session holds
         self._conn = self._connect()
-        self._db = Adapter(self._conn, url)  # type: ignore[assignment]
-        try:
-            self._migrate()
-        except BaseException:
-            self._conn.close()
-            raise
+        self._db = Adapter(self._conn, url)
 
     def _connect(self) -> Any:
         try:
@@ -112,29 +94,23 @@ class PostgresStore(SQLiteStore):
         if self._conn.closed or self._conn.broken:
             self._claimed.clear()  # the session's locks went with it
             self._conn = self._connect()
-            self._db = Adapter(self._conn, self.url)  # type: ignore[assignment]
+            self._db = Adapter(self._conn, self.url)
 
-    def _migrate(self, migrations: Sequence[Migration] = MIGRATIONS) -> None:
-        with self._write() as db:  # the advisory lock: one process migrates at a time
-            db.execute("CREATE TABLE IF NOT EXISTS recall_schema (version BIGINT NOT NULL)")
-            row = db.execute("SELECT version FROM recall_schema").fetchone()
-            found = int(row[0]) if row else 0
-            if found > len(migrations):
-                log.warning("recall: the PostgreSQL store at %s is newer than recall", self.where)
-                raise StoreError(
-                    f"the PostgreSQL store has schema version {found}, newer than this "
-                    f"recall's {len(migrations)}: upgrade recall to use it"
-                )
-            for m in migrations[found:]:
-                for sql in m.statements:
-                    db.execute(ddl(sql))
-            if row is None:
-                db.execute("INSERT INTO recall_schema (version) VALUES (?)", (len(migrations),))
-            elif found != len(migrations):
-                db.execute("UPDATE recall_schema SET version = ?", (len(migrations),))
+    def read(self, run: Callable[[Db], T]) -> T:
+        """``run`` outside a transaction; run again once on a new connection if the old
+        one was lost since the last call (a read is safe to repeat)."""
+        with self._lock:
+            self._alive()
+            try:
+                return run(self._db)
+            except StoreError:
+                if not self._conn.broken:
+                    raise
+                self._alive()
+                return run(self._db)
 
     @contextmanager
-    def _write(self) -> Iterator[Any]:
+    def write(self) -> Iterator[Db]:
         """One transaction holding the store-wide write lock: all of it or none of it."""
         with self._lock:
             import psycopg
@@ -167,39 +143,33 @@ class PostgresStore(SQLiteStore):
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
 
-    @contextmanager
-    def transaction(self) -> Iterator[SQLiteTransaction]:
-        """One transaction under the write lock; the jobs it journals are claimed."""
-        tx: _Transaction | None = None
-        try:
-            with self._write() as db:
-                tx = _Transaction(db, self)
-                yield tx
-        except BaseException:
-            for job_id in tx.claims if tx is not None else ():
-                self._release(job_id)  # rolled back: nothing journaled, nothing to hold
-            raise
+    def erase(self) -> AbstractContextManager[Db]:
+        """A plain :meth:`write`: the rows are gone for every reader at commit; the space
+        they held is reclaimed by (auto)vacuum, and rewritten by :meth:`vacuum`."""
+        return self.write()
 
-    def _read(self, sql: str, params: Sequence[object] = ()) -> list[Any]:
-        with self._lock:
-            self._alive()
-            try:
-                return list(self._db.execute(sql, params).fetchall())
-            except StoreError:
-                if not self._conn.broken:
-                    raise
-                self._alive()  # lost since the last call: a read is safe to run again
-                return list(self._db.execute(sql, params).fetchall())
+    def upsert(self, table: str, columns: Sequence[str], keys: Sequence[str]) -> str:
+        """``INSERT ... ON CONFLICT (keys) DO UPDATE SET ...``."""
+        return upsert_sql(table, columns, keys)
 
-    def schema_version(self) -> int:
-        """The database's schema version (the ``recall_schema`` row)."""
-        return int(self._read("SELECT version FROM recall_schema")[0][0])
+    def ddl(self, statement: str) -> str:
+        """A migration statement with PostgreSQL's column types."""
+        return ddl(statement)
 
-    def journal_mode(self) -> str:
-        """No journal mode: PostgreSQL writes ahead on its own."""
-        return "postgresql"
+    def schema_version(self, db: Db) -> int:
+        """The ``recall_schema`` row (0 before the first migration)."""
+        if db.execute("SELECT to_regclass('recall_schema')").fetchone()[0] is None:
+            return 0
+        row = db.execute("SELECT version FROM recall_schema").fetchone()
+        return int(row[0]) if row else 0
 
-    def _claim(self, job_id: str) -> bool:
+    def set_schema_version(self, db: Db, version: int) -> None:
+        """Write the one ``recall_schema`` row."""
+        db.execute("CREATE TABLE IF NOT EXISTS recall_schema (version BIGINT NOT NULL)")
+        db.execute("DELETE FROM recall_schema")
+        db.execute("INSERT INTO recall_schema (version) VALUES (?)", (version,))
+
+    def claim(self, job_id: str) -> bool:
         """Take the job's advisory lock for this session if no other session holds it."""
         with self._lock:
             if job_id in self._claimed:
@@ -211,55 +181,15 @@ class PostgresStore(SQLiteStore):
                 return True
             return False
 
-    def _release(self, job_id: str) -> None:
+    def release(self, job_id: str) -> None:
+        """Release the job's advisory lock, if this session holds it."""
         with self._lock:
             if job_id in self._claimed and not (self._conn.closed or self._conn.broken):
                 self._db.execute("SELECT pg_advisory_unlock(?, hashtext(?))", (_JOB_CLASS, job_id))
             self._claimed.discard(job_id)
 
-    def add_job(
-        self, job_id: str, user_id: str, created_at: datetime, payload: dict[str, Any]
-    ) -> None:
-        """Journal a pending job, claimed by this process until it is finished or failed."""
-        self._claim(job_id)
-        try:
-            super().add_job(job_id, user_id, created_at, payload)
-        except BaseException:
-            self._release(job_id)
-            raise
-
-    def unfinished_jobs(self) -> list[str]:
-        """Pending and summarized jobs no other live process holds, oldest first.
-
-        Each one returned is claimed by this process (its advisory lock is taken), so two
-        processes resuming a dead one's jobs never both run the same job.
-        """
-        return [j for j in super().unfinished_jobs() if self._claim(j)]
-
-    def finish_job(self, job_id: str) -> None:
-        """The job is done: remove it and release its claim."""
-        super().finish_job(job_id)
-        self._release(job_id)
-
-    def record_job_failure(self, job_id: str, error: str, max_attempts: int) -> bool:
-        """Count a failed try; a job given up on (or gone) is released."""
-        retry = super().record_job_failure(job_id, error, max_attempts)
-        if not retry:
-            self._release(job_id)
-        return retry
-
-    def delete_user(self, user_id: str) -> dict[str, int]:
-        """Remove every row of the user in one transaction; returns rows removed per table.
-
-        The rows are gone for every reader at commit; the space they held is reclaimed by
-        PostgreSQL's (auto)vacuum, not zeroed as SQLite's ``secure_delete`` does.
-        """
-        with self._write() as db:
-            return purge_rows(db, user_id)
-
-    def vacuum(self, *, lock_timeout_s: float = 30.0) -> list[str]:
-        """Rewrite every table that holds user rows without its dead rows (``recall
-        delete-user --vacuum``); returns what was done, one line each.
+    def vacuum(self, lock_timeout_s: float) -> list[str]:
+        """Rewrite every table that holds user rows without its dead rows.
 
         A plain VACUUM leaves a deleted row's bytes in the table and index files: ``VACUUM
         FULL`` writes each table anew and drops the old file. It holds each table's lock for
@@ -270,8 +200,31 @@ class PostgresStore(SQLiteStore):
             self._alive()
             return vacuum_postgres(self._db, self._conn, lock_timeout_s=lock_timeout_s)
 
+    def journal_mode(self) -> str:
+        """No journal mode: PostgreSQL writes ahead on its own."""
+        return "postgresql"
+
     def close(self) -> None:
         """Close the connection (idempotent); its job claims are released with it."""
         with self._lock:
             self._claimed.clear()
             self._conn.close()
+
+
+class PostgresStore(SqlStore):
+    """The store in the PostgreSQL database at ``url``: :class:`SqlStore` over
+    :class:`PostgresDialect`."""
+
+    def __init__(self, url: str, *, connect_timeout: float = 10.0) -> None:
+        dialect = PostgresDialect(url, connect_timeout=connect_timeout)
+        self.url = url
+        #: The server, its password masked, for the operator's log lines.
+        self.where = dialect.server
+        super().__init__(dialect)
+
+
+if TYPE_CHECKING:
+    # mypy proves here that PostgreSQL implements the whole backend contract.
+    from .dialect import Dialect
+
+    _implements: type[Dialect] = PostgresDialect

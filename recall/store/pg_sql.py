@@ -1,9 +1,9 @@
-"""PostgreSQL's spelling of the SQLite store's statements, and a connection adapter.
+"""PostgreSQL's spelling of recall's SQL, and the connection adapter of its dialect.
 
-:class:`~recall.store.pg.PostgresStore` reuses every query of the SQLite store: the
-adapter here turns ``?`` placeholders into psycopg's ``%s``, SQLite's ``INSERT OR
-REPLACE`` into ``INSERT ... ON CONFLICT DO UPDATE`` and psycopg's errors into
-:class:`~recall.errors.StoreError`, and gives rows the ``sqlite3.Row`` access by name.
+:class:`~recall.store.pg.PostgresDialect` hands the store's parts an :class:`Adapter`: a
+:class:`~recall.store.dialect.Db` that turns ``?`` placeholders into psycopg's ``%s`` and
+psycopg's errors into :class:`~recall.errors.StoreError`, its rows read by position and
+by column name.
 
 A store error may reach any tenant of a shared server (a REST 503, an MCP tool error), so
 :func:`store_error` names neither the host nor the user nor the database, and never the
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..errors import StoreError
@@ -25,24 +25,10 @@ __all__ = ["Adapter", "ddl", "row_factory", "store_error", "to_postgres", "unava
 
 log = logging.getLogger("recall.store.pg")
 
-# INSERT OR REPLACE -> upsert: the conflict target of each table written that way.
-_KEYS = {"records": ("user_id", "id"), "index_state": ("index_key", "user_id"), "meta": ("key",)}
-_UPSERT = re.compile(r"INSERT OR REPLACE INTO (\w+)\s*\(([^)]*)\)\s*VALUES\s*\(([^)]*)\)", re.S)
-
 
 def to_postgres(sql: str) -> str:
-    """A statement of the SQLite store in PostgreSQL's spelling."""
-
-    def upsert(m: re.Match[str]) -> str:
-        table, cols = m.group(1), [c.strip() for c in m.group(2).split(",")]
-        keys = _KEYS[table]
-        sets = ", ".join(f"{c} = EXCLUDED.{c}" for c in cols if c not in keys)
-        return (
-            f"INSERT INTO {table} ({m.group(2)}) VALUES ({m.group(3)}) "
-            f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {sets}"
-        )
-
-    return _UPSERT.sub(upsert, sql).replace("?", "%s")
+    """A statement in recall's SQL with psycopg's ``%s`` placeholders."""
+    return sql.replace("?", "%s")
 
 
 def ddl(sql: str) -> str:
@@ -52,7 +38,7 @@ def ddl(sql: str) -> str:
     return re.sub(r"\bINTEGER\b", "BIGINT", sql)
 
 
-class _Row(tuple):  # type: ignore[type-arg]
+class _Row(tuple[Any, ...]):
     """A result row readable by position and by column name, like ``sqlite3.Row``."""
 
     _names: dict[str, int]
@@ -126,7 +112,7 @@ def store_error(url: str, exc: BaseException, action: str) -> StoreError:
 
 
 class Adapter:
-    """The part of ``sqlite3.Connection`` the store's queries use, over psycopg."""
+    """PostgreSQL's :class:`~recall.store.dialect.Db`: recall's SQL, run by psycopg."""
 
     def __init__(self, conn: Any, url: str) -> None:
         self.conn = conn
@@ -140,7 +126,7 @@ class Adapter:
         except psycopg.Error as exc:
             raise store_error(self.url, exc, "running a query") from exc
 
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         import psycopg
 
         try:

@@ -1,10 +1,11 @@
-"""The SQLite schema as numbered migrations, tracked with ``PRAGMA user_version``.
+"""The schema as numbered migrations, applied on open by every backend.
 
-A store file's ``user_version`` is the number of the last migration applied to it. On open,
-:func:`migrate` applies every later migration in order, all inside ONE transaction together
-with the new ``user_version``: a failure leaves the file exactly as it was. A file whose
-version is above :data:`LATEST` was written by a newer recall and is refused rather than
-guessed at.
+A store's schema version is the number of the last migration applied to it (SQLite keeps
+it in ``PRAGMA user_version``, PostgreSQL in a one-row ``recall_schema`` table: the
+dialect's :meth:`~recall.store.dialect.Dialect.schema_version`). On open, :func:`migrate`
+applies every later migration in order, all inside ONE transaction together with the new
+version: a failure leaves the store exactly as it was. A store whose version is above
+:data:`LATEST` was written by a newer recall and is refused rather than guessed at.
 
 Migration 1 is the whole schema of recall 0.1.0, written with ``IF NOT EXISTS``: a folder
 that release wrote already has these tables at ``user_version`` 0, so migrating it to 1
@@ -16,13 +17,16 @@ migration that has shipped, since folders in the field already ran it.
 
 from __future__ import annotations
 
-import sqlite3
+import logging
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..errors import StoreError
+from .dialect import Dialect
 
-__all__ = ["LATEST", "MIGRATIONS", "Migration", "migrate", "schema_version"]
+__all__ = ["LATEST", "MIGRATIONS", "Migration", "migrate"]
+
+log = logging.getLogger(__name__)
 
 
 class Migration(NamedTuple):
@@ -110,50 +114,40 @@ MIGRATIONS: tuple[Migration, ...] = (
 LATEST = MIGRATIONS[-1].version
 
 
-def schema_version(db: sqlite3.Connection) -> int:
-    """The file's schema version (``PRAGMA user_version``; 0 for 0.1.0 and new files)."""
-    return int(db.execute("PRAGMA user_version").fetchone()[0])
-
-
 def _refuse_newer(found: int, latest: int, where: str) -> None:
     if found > latest:
+        log.warning("recall: %s has schema version %d, newer than this recall", where, found)
         raise StoreError(
             f"{where} has schema version {found}, but this recall only knows versions up to "
             f"{latest}: it was written by a newer recall. Upgrade recall to open it; "
-            "the file was left unchanged."
+            "the store was left unchanged."
         )
 
 
-def migrate(
-    db: sqlite3.Connection, where: str, migrations: Sequence[Migration] = MIGRATIONS
-) -> int:
-    """Bring the file up to the last of ``migrations``; returns the version it is at.
+def migrate(sql: Dialect, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """Bring the store up to the last of ``migrations``; returns the version it is at.
 
-    ``db`` must be in autocommit mode (``isolation_level=None``). ``where`` names the file
-    in error messages. A file already at the latest version is not written at all.
+    Runs on any backend: the statements go through :meth:`Dialect.ddl`, the version is
+    kept where the backend keeps it. A store already at the latest version is not written
+    at all (a read finds it so).
     """
     for i, m in enumerate(migrations, start=1):
         if m.version != i:
             raise ValueError(f"migrations must be numbered 1, 2, ... in order; got {m.version}")
     latest = len(migrations)
-    found = schema_version(db)
-    _refuse_newer(found, latest, where)
+    found = sql.read(sql.schema_version)
+    _refuse_newer(found, latest, sql.where)
     if found == latest:
         return found  # the common case, and the reason reopening a folder writes nothing
-    # IMMEDIATE takes the write lock first, so two processes opening one old folder at once
-    # queue here and the second finds the work done when it re-reads the version.
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        found = schema_version(db)
-        _refuse_newer(found, latest, where)
+    # The write lock first: two processes opening one old store at once queue here, and
+    # the second finds the work done when it re-reads the version. The version commits
+    # with the tables or rolls back with them.
+    with sql.write() as db:
+        found = sql.schema_version(db)
+        _refuse_newer(found, latest, sql.where)
         for m in migrations[found:]:
-            for sql in m.statements:
-                db.execute(sql)
-        # user_version lives in the file header, which the transaction covers: it commits
-        # with the tables or rolls back with them.
-        db.execute(f"PRAGMA user_version = {latest:d}")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
+            for statement in m.statements:
+                db.execute(sql.ddl(statement))
+        if found != latest:
+            sql.set_schema_version(db, latest)
     return latest

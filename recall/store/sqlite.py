@@ -1,163 +1,155 @@
-"""The SQLite store: the source of truth for every memory record.
+"""The SQLite backend: one file (``recall.sqlite3`` in the memory folder).
 
-One file (``recall.sqlite3`` in the memory folder), WAL mode so that readers never block the
-writer, its schema migrated on open (:mod:`recall.store.schema`). Every write bumps the
-user's version counter in the same transaction, which is what the derived indexes compare
-against to know whether they lag. The store commits before any index is touched, so a crash
-between the two loses nothing: the index catches up later.
+:class:`SQLiteDialect` is SQLite's :class:`~recall.store.dialect.Dialect`: WAL mode so that
+readers never block the writer; one connection per store object, shared by threads under
+a lock; ``BEGIN IMMEDIATE`` for every write, so the write lock is held from the start of
+the transaction; the schema version in ``PRAGMA user_version``; errors turned into
+:class:`~recall.errors.StoreError` by :func:`~recall.errors.mapped`. :class:`SQLiteStore`
+is the store (:class:`~recall.store.sql_store.SqlStore`) over it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import mapped
-from ..models import Record
-from .articles import latest_version, read_article
-from .base import ArticleRow, content_hash
-from .records import bump_version, delete_ids, put_records, row_to_record, user_version
-from .transaction import SQLiteTransaction
-from .users import UserStore
+from .base import content_hash
+from .dialect import Db
+from .sql_store import SqlStore
+from .vacuum import vacuum_sqlite
 
-__all__ = ["SQLiteStore", "content_hash"]
+__all__ = ["SQLiteDialect", "SQLiteStore", "content_hash"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
-class SQLiteStore(UserStore):
-    """SQLite-backed :class:`~recall.store.base.Store` with a per-user version counter."""
+class SQLiteDialect:
+    """The store file's connection: opening, reading and write transactions."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.where = str(self.path)
+        self._lock = threading.RLock()
+        with mapped(f"opening {self.path}"):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                self.path, timeout=30.0, check_same_thread=False, isolation_level=None
+            )
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA busy_timeout=30000")
+
+    def read(self, run: Callable[[Db], T]) -> T:
+        """``run`` on the connection, under the lock; SQLite's errors as StoreError."""
+        with self._lock, mapped("reading the store"):
+            return run(self._db)
 
     @contextmanager
-    def transaction(self) -> Iterator[SQLiteTransaction]:
-        """One IMMEDIATE transaction: all of it commits or none of it does."""
-        with self._write() as db:
-            yield SQLiteTransaction(db)
+    def write(self) -> Iterator[Db]:
+        """One IMMEDIATE transaction: all of it commits or none of it does.
 
-    # --- records ------------------------------------------------------------------------
-    def put(self, records: Sequence[Record]) -> dict[str, int]:
-        """Insert or replace ``records``; returns each touched user's new version."""
-        versions: dict[str, int] = {}
-        with self._write() as db:
-            put_records(db, records)
-            for user_id in dict.fromkeys(r.user_id for r in records):
-                versions[user_id] = bump_version(db, user_id)
-        return versions
-
-    def delete(self, user_id: str, ids: Iterable[str]) -> tuple[list[str], int]:
-        """Delete the user's records with these ids; returns (deleted ids, new version)."""
-        wanted = list(dict.fromkeys(ids))
-        with self._write() as db:
-            deleted = delete_ids(db, user_id, wanted)
-            version = bump_version(db, user_id) if deleted else user_version(db, user_id)
-        return deleted, version
-
-    def version(self, user_id: str) -> int:
-        """The user's version: 0 before the first write, +1 with every write."""
-        with self._lock, mapped("reading the store"):
-            return user_version(self._db, user_id)
-
-    def records(
-        self, user_id: str, kinds: Sequence[str] | None = None, ids: Sequence[str] | None = None
-    ) -> list[Record]:
-        """The user's records, oldest first, optionally only these kinds or ids."""
-        if ids is not None and len(ids) > 500:
-            # SQLite caps bound parameters per statement; page through long id lists.
-            out = [
-                r
-                for i in range(0, len(ids), 500)
-                for r in self.records(user_id, kinds, ids[i : i + 500])
-            ]
-            return sorted(out, key=lambda r: (r.created_at, r.id))
-        sql = "SELECT * FROM records WHERE user_id = ?"
-        params: list[object] = [user_id]
-        if kinds is not None:
-            sql += f" AND kind IN ({','.join('?' * len(kinds))})"
-            params.extend(kinds)
-        if ids is not None:
-            sql += f" AND id IN ({','.join('?' * len(ids))})"
-            params.extend(ids)
-        sql += " ORDER BY created_at, id"
-        return [row_to_record(r) for r in self._read(sql, params)]
-
-    def hashes(self, user_id: str) -> dict[str, str]:
-        """id -> content hash for every record of the user."""
-        rows = self._read("SELECT id, hash FROM records WHERE user_id = ?", (user_id,))
-        return {r["id"]: r["hash"] for r in rows}
-
-    def users(self) -> list[str]:
-        """Every user that was ever written, sorted."""
-        return [r["user_id"] for r in self._read("SELECT user_id FROM users ORDER BY user_id")]
-
-    def counts(self) -> dict[str, dict[str, int]]:
-        """user -> kind -> number of records."""
-        out: dict[str, dict[str, int]] = {}
-        for r in self._read(
-            "SELECT user_id, kind, COUNT(*) AS n FROM records GROUP BY user_id, kind"
-        ):
-            out.setdefault(r["user_id"], {})[r["kind"]] = int(r["n"])
-        return out
-
-    # --- index bookkeeping and folder settings ------------------------------------------
-    def index_version(self, index_key: str, user_id: str) -> int:
-        """The store version the index ``index_key`` reflects for the user (0: none)."""
-        rows = self._read(
-            "SELECT version FROM index_state WHERE index_key = ? AND user_id = ?",
-            (index_key, user_id),
-        )
-        return int(rows[0]["version"]) if rows else 0
-
-    def set_index_version(
-        self, index_key: str, user_id: str, version: int, *, expected: int | None = None
-    ) -> bool:
-        """Record that the index reflects ``version``.
-
-        With ``expected``, only moves from that exact version (a writer that raced another
-        leaves the catch-up to the next reader instead of claiming a version it never saw).
+        IMMEDIATE takes the write lock at BEGIN, so a read-then-write inside the block (the
+        optimistic checks of promotion and index bookkeeping) cannot be overtaken by another
+        process between the read and the write.
         """
-        with self._write() as db:
-            current = db.execute(
-                "SELECT version FROM index_state WHERE index_key = ? AND user_id = ?",
-                (index_key, user_id),
-            ).fetchone()
-            have = int(current[0]) if current else 0
-            if expected is not None and have != expected:
-                return False
-            db.execute(
-                "INSERT OR REPLACE INTO index_state (index_key, user_id, version) VALUES (?, ?, ?)",
-                (index_key, user_id, version),
-            )
+        with self._lock, mapped("writing the store"):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    @contextmanager
+    def erase(self) -> Iterator[Db]:
+        """A write with ``secure_delete`` on, then the log folded in and truncated.
+
+        ``secure_delete`` zeroes what the DELETEs free (otherwise the text stays readable in
+        free pages); the log still holds the pages as they were before, so it is folded
+        into the file (zeroed there) and cut to zero bytes.
+        """
+        with self._lock, mapped("erasing a user"):
+            before = int(self._db.execute("PRAGMA secure_delete").fetchone()[0])
+            self._db.execute("PRAGMA secure_delete = ON")
+            try:
+                with self.write() as db:
+                    yield db
+            finally:
+                self._db.execute(f"PRAGMA secure_delete = {before:d}")
+            busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        if busy:
+            # Another connection (a second process on this folder) is reading: the log is
+            # folded in and cut at the next checkpoint that finds no reader.
+            log.warning("recall: erased a user; the write-ahead log is truncated later")
+
+    def upsert(self, table: str, columns: Sequence[str], keys: Sequence[str]) -> str:  # noqa: ARG002
+        """SQLite's ``INSERT OR REPLACE``: the row with the same primary key (``keys``)
+        goes first."""
+        marks = ", ".join("?" * len(columns))
+        return f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) VALUES ({marks})"
+
+    def ddl(self, statement: str) -> str:
+        """The migrations are written in SQLite's types: unchanged."""
+        return statement
+
+    def schema_version(self, db: Db) -> int:
+        """``PRAGMA user_version`` (0 for 0.1.0 and new files)."""
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+    def set_schema_version(self, db: Db, version: int) -> None:
+        """``user_version`` lives in the file header, which the transaction covers."""
+        db.execute(f"PRAGMA user_version = {int(version):d}")
+
+    def claim(self, job_id: str) -> bool:  # noqa: ARG002
+        """Every job is this process's: SQLite's processes share one machine and resume
+        jobs through the journal's conditional transitions."""
         return True
 
-    def get_meta(self, key: str) -> str | None:
-        """A value from the store's key/value table."""
-        rows = self._read("SELECT value FROM meta WHERE key = ?", (key,))
-        return str(rows[0]["value"]) if rows else None
+    def release(self, job_id: str) -> None:
+        """Nothing is held (see :meth:`claim`)."""
 
-    def set_meta(self, key: str, value: str) -> None:
-        """Set a value in the store's key/value table."""
-        self.set_metas({key: value})
+    def vacuum(self, lock_timeout_s: float) -> list[str]:
+        """Rebuild the file without its free pages and truncate its log, waiting at most
+        ``lock_timeout_s`` for another process's lock."""
+        with self._lock:
+            self._db.execute(f"PRAGMA busy_timeout = {int(lock_timeout_s * 1000):d}")
+            try:
+                return vacuum_sqlite(self._db, self.path)
+            finally:
+                self._db.execute("PRAGMA busy_timeout = 30000")
 
-    def set_metas(self, values: Mapping[str, str]) -> None:
-        """Set several values of the key/value table in one transaction."""
-        with self._write() as db:
-            db.executemany(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list(values.items())
-            )
+    def journal_mode(self) -> str:
+        """SQLite's journal mode for this file (``wal`` once opened)."""
+        return str(self.read(lambda db: db.execute("PRAGMA journal_mode").fetchone()[0]))
 
-    # --- long-term articles -------------------------------------------------------------
-    def article(self, user_id: str, version: int | None = None) -> ArticleRow | None:
-        """Version ``version`` of the user's article (None: the newest); None if absent."""
-        with self._lock, mapped("reading the store"):
-            return read_article(self._db, user_id, version)
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        with self._lock:
+            self._db.close()
 
-    def article_version(self, user_id: str) -> int:
-        """The user's newest article version (0: none yet)."""
-        with self._lock, mapped("reading the store"):
-            return latest_version(self._db, user_id)
+
+class SQLiteStore(SqlStore):
+    """The store in the SQLite file ``path``: :class:`SqlStore` over :class:`SQLiteDialect`."""
+
+    def __init__(self, path: Path) -> None:
+        dialect = SQLiteDialect(path)
+        #: The store's file.
+        self.path = dialect.path
+        super().__init__(dialect)
 
 
 if TYPE_CHECKING:
-    # mypy proves here that the SQLite class implements the whole interface.
-    from . import base
+    # mypy proves here that SQLite implements the whole backend contract.
+    from .dialect import Dialect
 
-    _implements: type[base.Store] = SQLiteStore
+    _implements: type[Dialect] = SQLiteDialect
