@@ -1,12 +1,13 @@
 """The store interface: every operation the upper layers need from the source of truth.
 
-:class:`Store` and :class:`Transaction` are protocols: :class:`~recall.store.sqlite.SQLiteStore`
-implements them today, and a PostgreSQL backend implements the same methods. The index,
+:class:`Store` and :class:`Transaction` are protocols, implemented once by
+:class:`~recall.store.sql_store.SqlStore` over any backend's
+:class:`~recall.store.dialect.Dialect` (SQLite, PostgreSQL). The index,
 the lifecycle and the facade type against these protocols only; none of them sees SQL or a
 database connection. Rows come back as plain typed values (:class:`~recall.models.Record`,
 :class:`ArticleRow`, :class:`Job`), never as driver rows.
 
-Two rules every backend keeps:
+Two rules the store keeps on every backend:
 
 * every write that changes a user's records bumps that user's version in the same
   transaction (the indexes compare against it to know whether they lag);

@@ -1,6 +1,6 @@
 """``recall delete-user --vacuum`` on the PostgreSQL store: ``VACUUM FULL``, then CHECKPOINT.
 
-:meth:`~recall.store.pg.PostgresStore.vacuum` runs :func:`vacuum_postgres` on its open
+:meth:`~recall.store.pg.PostgresDialect.vacuum` runs :func:`vacuum_postgres` on its open
 connection, under its lock. The statements are :mod:`recall.store.vacuum`'s; this module
 owns running them on every table that holds user rows, skipping (and naming) those this
 role may not vacuum, and the lines the CLI prints about what the files still hold.
