@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
 
@@ -73,45 +73,45 @@ class Recording:
         self.where = inner.where
         self.calls: set[str] = set()
 
-    def _note(self, name: str) -> Any:
+    def _note(self, name: str) -> Dialect:
         self.calls.add(name)
-        return getattr(self.inner, name)
+        return self.inner
 
     def read(self, run: Callable[[Db], T]) -> T:
-        return self._note("read")(run)  # type: ignore[no-any-return]
+        return self._note("read").read(run)
 
     def write(self) -> AbstractContextManager[Db]:
-        return self._note("write")()  # type: ignore[no-any-return]
+        return self._note("write").write()
 
     def erase(self) -> AbstractContextManager[Db]:
-        return self._note("erase")()  # type: ignore[no-any-return]
+        return self._note("erase").erase()
 
     def upsert(self, table: str, columns: Sequence[str], keys: Sequence[str]) -> str:
-        return self._note("upsert")(table, columns, keys)  # type: ignore[no-any-return]
+        return self._note("upsert").upsert(table, columns, keys)
 
     def ddl(self, statement: str) -> str:
-        return self._note("ddl")(statement)  # type: ignore[no-any-return]
+        return self._note("ddl").ddl(statement)
 
     def schema_version(self, db: Db) -> int:
-        return self._note("schema_version")(db)  # type: ignore[no-any-return]
+        return self._note("schema_version").schema_version(db)
 
     def set_schema_version(self, db: Db, version: int) -> None:
-        self._note("set_schema_version")(db, version)
+        self._note("set_schema_version").set_schema_version(db, version)
 
     def claim(self, job_id: str) -> bool:
-        return self._note("claim")(job_id)  # type: ignore[no-any-return]
+        return self._note("claim").claim(job_id)
 
     def release(self, job_id: str) -> None:
-        self._note("release")(job_id)
+        self._note("release").release(job_id)
 
     def vacuum(self, lock_timeout_s: float) -> list[str]:
-        return self._note("vacuum")(lock_timeout_s)  # type: ignore[no-any-return]
+        return self._note("vacuum").vacuum(lock_timeout_s)
 
     def journal_mode(self) -> str:
-        return self._note("journal_mode")()  # type: ignore[no-any-return]
+        return self._note("journal_mode").journal_mode()
 
     def close(self) -> None:
-        self._note("close")()
+        self._note("close").close()
 
 
 @pytest.fixture
