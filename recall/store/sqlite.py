@@ -121,7 +121,7 @@ class SQLiteDialect:
     def vacuum(self, lock_timeout_s: float) -> list[str]:
         """Rebuild the file without its free pages and truncate its log, waiting at most
         ``lock_timeout_s`` for another process's lock."""
-        with self._lock:
+        with self._lock, mapped("vacuuming the store"):
             self._db.execute(f"PRAGMA busy_timeout = {int(lock_timeout_s * 1000):d}")
             try:
                 return vacuum_sqlite(self._db, self.path)
