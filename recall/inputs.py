@@ -28,6 +28,7 @@ from .models import (
 )
 from .settings import Settings
 from .text import count_tokens, parse_bound, resolve_time
+from .text.asking import asking_part
 from .text.time_only import names_only_time
 
 __all__ = [
@@ -189,7 +190,9 @@ def time_window(
 ) -> tuple[datetime | None, datetime | None, tuple[datetime, datetime] | None]:
     """The hard window (``since`` inclusive, ``until`` exclusive: a bare date ``until``
     covers its whole day) and the soft one the query names itself, read against ``now``
-    (default: the current time) unless ``retrieval.relative_time`` is off."""
+    (default: the current time) unless ``retrieval.relative_time`` is off. Of a query of
+    several sentences, only those that ask are read for time words (:mod:`recall.text.asking`:
+    "今天天气真好。……那个人的爱好是什么？" names no time)."""
     try:
         start = None if since is None else parse_bound(since, "since")
         end = None if until is None else parse_bound(until, "until", end=True)
@@ -198,10 +201,11 @@ def time_window(
         raise InputError(str(exc)) from None
     if start is not None and end is not None and start >= end:
         raise InputError(f"since ({start.isoformat()}) must be before until ({end.isoformat()})")
-    found = resolve_time(query, at) if settings.retrieval.relative_time else None
+    asked = asking_part(query)
+    found = resolve_time(asked, at) if settings.retrieval.relative_time else None
     if found is None:
         return start, end, None
-    if names_only_time(query, found):
+    if names_only_time(asked, found):
         # "What did we talk about last week?": the time is the whole question.
         lo = found.start if start is None else max(start, found.start)
         hi = found.end if end is None else min(end, found.end)

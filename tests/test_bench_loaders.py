@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from recall.bench.data import DatasetError
 from recall.bench.locomo import load_locomo
 from recall.bench.memdaily import load_memdaily
+from recall.bench.runner import _ends
 from recall.bench.scifact import load_scifact
 from recall.bench.synthetic import synthetic, synthetic_scale
 
@@ -148,6 +150,11 @@ def test_memdaily_haystack_is_seeded_and_mixed(tmp_path: Path) -> None:
         ds.corpus["01_a/t0/0:1"]["text"] == "(2024年04月01日 周一 08:30, 深圳) 事件0的第1条消息。"
     )
     assert ds.corpus["01_a/t0/0:1"]["created_at"].hour == 8
+    # "上周" in a question is read against when it was asked, not the haystack's end.
+    assert ds.query_meta["01_a/t0/q0"]["asked_at"] == datetime(2024, 4, 2, 9, 0, tzinfo=UTC)
+    nows = _ends(ds)
+    assert nows[("01_a/t0", "事件0是什么？")] == datetime(2024, 4, 2, 9, 0, tzinfo=UTC)
+    assert nows[("01_a/t0", "")] == datetime(2024, 4, 1, 8, 30, tzinfo=UTC)
     again = load_memdaily(tmp_path, haystack=10, seed=3)
     assert again.corpus.keys() == ds.corpus.keys()
     other = load_memdaily(tmp_path, haystack=10, seed=4)

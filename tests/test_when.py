@@ -6,7 +6,10 @@ from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
+from recall import Settings
+from recall.inputs import time_window
 from recall.text import parse_bound, resolve_time, said_on
+from recall.text.asking import asking_part
 
 # Wednesday 18 March 2026, mid-afternoon.
 NOW = datetime(2026, 3, 18, 15, 0, tzinfo=UTC)
@@ -156,3 +159,33 @@ def test_parse_bound() -> None:
     assert said_on(datetime(2026, 3, 14, 23, 0, tzinfo=timezone(timedelta(hours=-5)))) == (
         "2026-03-15"
     )
+
+
+@pytest.mark.parametrize(
+    "query, asked",
+    [
+        ("What did we talk about last week?", "What did we talk about last week?"),
+        (
+            "I went running yesterday. What shoes did I buy last month?",
+            "What shoes did I buy last month?",
+        ),
+        (
+            "今天天气真好，适合出去散步。昨天看的电视剧不错。那个工作地是深圳的人，爱好是什么？",
+            "那个工作地是深圳的人，爱好是什么？",
+        ),
+        ("Tell me what I said yesterday.", "Tell me what I said yesterday."),
+        ("昨天我说了什么？今天呢？", "昨天我说了什么？今天呢？"),
+    ],
+)
+def test_only_the_asking_sentences_are_read_for_time(query: str, asked: str) -> None:
+    assert asking_part(query) == asked
+
+
+def test_chatter_about_today_before_the_question_names_no_window() -> None:
+    settings = Settings()
+    now = datetime(2024, 4, 4, 18, tzinfo=UTC)
+    noisy = "今天天气真好，适合出去散步。我真正想问的是，那个工作地是深圳的人，爱好是什么？"
+    assert time_window(noisy, None, None, now, settings) == (None, None, None)
+    asked = "散步的时候想起来了。我昨天说的那个人，爱好是什么？"
+    soft = time_window(asked, None, None, now, settings)[2]
+    assert soft == (datetime(2024, 4, 3, tzinfo=UTC), datetime(2024, 4, 4, tzinfo=UTC))

@@ -12,6 +12,10 @@ trajectory gets a memory of its own (one user) built like this:
 3. shuffle the haystack (same seed), then index every message as ``"(time, place) message"``
    with its ``created_at``.
 
+A question's own ``time`` is when it was asked: time words in it ("上周", "昨天") are read
+against that (``query_meta[qid]["asked_at"]``), not the haystack's last message, which may
+be another conversation's.
+
 Recall is over the target trajectory's ``target_step_id`` messages. ``limit`` picks a
 seeded sample of questions spread evenly over the files (every file keeps the same share),
 so that a partial run still covers each question type.
@@ -119,6 +123,9 @@ def load_memdaily(
                 qid = f"{user}/q{q['qid']}"
                 ds.queries[qid] = str(q["question"])
                 ds.query_meta[qid] = {"user": user, "category": f.stem}
+                asked = _parse_time(q.get("time"))
+                if asked is not None:  # "上周" is read against when the question was asked
+                    ds.query_meta[qid]["asked_at"] = asked
                 ds.qrels[qid] = rel
     ds.stats.update(
         {

@@ -124,10 +124,11 @@ def build_memory(
 
 
 def _ours(
-    mem: recall.Memory, top_k: int, alpha: float, fusion: str, ends: dict[str, datetime]
+    mem: recall.Memory, top_k: int, alpha: float, fusion: str, ends: _Nows
 ) -> Callable[[str, str], list[str]]:
-    # A replay: time words in a question ("last week") are read against the end of the
-    # user's own conversation (its last record), not against the day the bench runs.
+    # A replay: time words in a question ("last week") are read against the time the
+    # question was asked (MemDaily's own), else the end of the user's conversation (its last
+    # record), never against the day the bench runs.
     def search(query: str, user: str) -> list[str]:
         hits = mem.deep_recall(
             query,
@@ -135,7 +136,7 @@ def _ours(
             top_k=top_k,
             alpha=alpha,
             fusion=fusion,  # type: ignore[arg-type]
-            now=ends.get(user),
+            now=ends.get((user, query), ends.get((user, ""))),
         )
         return [h.id for h in hits]
 
@@ -143,7 +144,7 @@ def _ours(
 
 
 def _modes(
-    mems: dict[str, recall.Memory], cfg: RunConfig, ends: dict[str, datetime]
+    mems: dict[str, recall.Memory], cfg: RunConfig, ends: _Nows
 ) -> dict[str, Callable[[str, str], list[str]]]:
     """Every (label, search) to ask: the four modes per spec, the sweep on the first."""
     out = {}
@@ -216,13 +217,23 @@ def _ask_all(
     return timed, {**{f"warm_s:{s}": w for s, w in warm.items()}, "baseline_build_s": base_build}
 
 
-def _ends(ds: Dataset) -> dict[str, datetime]:
-    """Each user's latest record time: the "now" of a replay of their conversation."""
-    ends: dict[str, datetime] = {}
+#: The "now" of each question: (user, question) -> when it was asked; (user, "") -> the
+#: user's latest record, for a question the dataset gives no time.
+_Nows = dict[tuple[str, str], datetime]
+
+
+def _ends(ds: Dataset) -> _Nows:
+    """The "now" of a replay: each question's own time where the dataset has one (MemDaily:
+    its haystack mixes in other conversations' later messages, so their end is not when the
+    question was asked), else the user's latest record time."""
+    ends: _Nows = {}
     for user, docs in ds.docs_by_user().items():
         times = [t for t in map(ds.doc_time, docs) if t is not None]
         if times:
-            ends[user] = max(times)
+            ends[(user, "")] = max(times)
+    for qid, meta in ds.query_meta.items():
+        if isinstance(meta.get("asked_at"), datetime):
+            ends[(ds.user_of_query(qid), ds.queries[qid])] = meta["asked_at"]
     return ends
 
 

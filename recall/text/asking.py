@@ -1,0 +1,37 @@
+"""The part of a query that asks: the time words that matter are in the question itself.
+
+"今天天气真好，适合出去散步。……那个工作地是广东深圳的人，兴趣爱好是什么？" chats about today
+before it asks; "I went running yesterday. What shoes did I buy last month?" asks about last
+month. A query of several sentences of which some, not all, end with a question mark is read
+for time words in those sentences only (:func:`recall.inputs.time_window`); a single
+sentence, or one with no question mark, is read whole.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["asking_part"]
+
+# A sentence ends at Chinese end punctuation, or at Latin end punctuation before a space.
+_SENTENCE = re.compile(r"[^。！？!?；;\n]*(?:[。！？；;\n]|[!?](?=\s|$)|$)")
+_ASKS = re.compile(r"[?？]\s*[\"'”’)）]?\s*$")
+
+
+def asking_part(query: str) -> str:
+    """The sentences of ``query`` that end with a question mark, when only some of them do;
+    else ``query`` itself."""
+    sentences = [s.strip() for s in _split(query) if s.strip()]
+    if len(sentences) < 2:
+        return query
+    asking = [s for s in sentences if _ASKS.search(s)]
+    if not asking or len(asking) == len(sentences):
+        return query
+    return " ".join(asking)
+
+
+def _split(query: str) -> list[str]:
+    out: list[str] = []
+    for chunk in re.split(r"(?<=[.!?])\s+", query):  # Latin sentences end before a space
+        out.extend(m.group(0) for m in _SENTENCE.finditer(chunk) if m.group(0))
+    return out
