@@ -1,10 +1,18 @@
-"""Shared fixtures: real SQLite and embedded Chroma in temp folders, the real MiniLM model."""
+"""Shared fixtures: real SQLite and embedded Chroma in temp folders; the stand-in embedder.
+
+Every memory a test opens in this process embeds with ``recall.testing.HashEmbedder`` (no
+model: deterministic word and n-gram hashes), unless the test is marked ``real_model``:
+tests of logic (storage, lifecycle, context, server, errors) need no model, tests of
+retrieval quality (a paraphrase, another language, the floor's thresholds) need the real
+one. A subprocess (the CLI, a server) opens its folders with the real model.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +21,28 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import recall
+import recall.memory.core
+from recall.index.own import adapt_embedder
+from recall.testing import HashEmbedder
+
+
+def _real(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker("real_model") is not None
+
+
+@pytest.fixture(autouse=True)
+def _stand_in_embedder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memory opened without an embedder gets a HashEmbedder (not under ``real_model``)."""
+    if _real(request):
+        return
+    init = recall.memory.core.MemoryCore.__init__
+
+    def with_hash(self: recall.memory.core.MemoryCore, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("embedder") is None:
+            kwargs["embedder"] = HashEmbedder()
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(recall.memory.core.MemoryCore, "__init__", with_hash)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -28,9 +58,18 @@ def _one_torch_thread() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def embedder() -> recall.Embedder:
+def real_embedder() -> recall.Embedder:
     """The default spec's real packaged model(s), loaded once for the whole run."""
     return recall.load_embedder(recall.load_spec("default").embedder)
+
+
+@pytest.fixture
+def embedder(request: pytest.FixtureRequest) -> recall.Embedder:
+    """The embedder the test's memories use: the real model(s) under ``real_model``, else
+    the HashEmbedder every memory opened here gets."""
+    if _real(request):
+        return request.getfixturevalue("real_embedder")  # type: ignore[no-any-return]
+    return adapt_embedder(HashEmbedder())
 
 
 @pytest.fixture
@@ -40,7 +79,7 @@ def settings(tmp_path: Path) -> recall.Settings:
 
 
 @pytest.fixture
-def mem(settings: recall.Settings, embedder: recall.Embedder) -> Iterator[recall.Memory]:
+def mem(settings: recall.Settings) -> Iterator[recall.Memory]:
     m = recall.open(settings=settings)
     yield m
     m.close()

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import recall
 from recall.errors import RecallError
+from recall.testing import HashEmbedder
 
 # Text with what breaks encoders: lone surrogates, NUL, astral and CJK characters.
 _text = st.text(alphabet=st.characters(codec=None, exclude_categories=()), max_size=40)
@@ -82,7 +83,9 @@ def _snapshot(path: Path) -> str:
 @pytest.fixture(scope="module")
 def fuzz_mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[recall.Memory]:
     folder = tmp_path_factory.mktemp("fuzz") / "memory"
-    m = recall.open(settings=recall.Settings(path=folder, vector_partitions=2))
+    m = recall.open(
+        settings=recall.Settings(path=folder, vector_partitions=2), embedder=HashEmbedder()
+    )
     m.add("the heron stands in the shallow water", user_id="u1")
     yield m
     m.close()

@@ -23,6 +23,8 @@ from recall.lifecycle.examples import ExampleRouter, labelled_rows
 from recall.lifecycle.reconstruct import route
 from recall.lifecycle.routing import CHAPTER_NAMES
 
+pytestmark = pytest.mark.real_model  # the router scores examples with the real models
+
 ROWS = labelled_rows()
 
 

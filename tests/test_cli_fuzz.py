@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 import recall
 from recall.cli import main
 
+pytestmark = pytest.mark.real_model  # `recall check` judges the folder by the default spec
+
 _LONG_RUNNING = {"serve", "bench", "ingest"}
 
 

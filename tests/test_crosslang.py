@@ -21,6 +21,8 @@ from recall.index.crosslang import (
 from recall.index.embed import CompositeEmbedder
 from recall.models import Record
 
+pytestmark = pytest.mark.real_model  # the real models' scores are the point here
+
 
 class _Fake:
     """A model that embeds every text as one fixed unit vector (which model scored shows)."""

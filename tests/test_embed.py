@@ -11,6 +11,8 @@ import recall
 from recall import ConfigError
 from recall.index.embed import CompositeEmbedder
 
+pytestmark = pytest.mark.real_model  # the real models' scores are the point here
+
 TEXTS = ["我们下个月去北京旅行", "We travel to Beijing next month.", "The dog is a beagle."]
 
 

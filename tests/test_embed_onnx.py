@@ -19,6 +19,8 @@ from click.testing import CliRunner
 import recall
 from recall.cli import main
 
+pytestmark = pytest.mark.real_model  # the real models' scores are the point here
+
 DATA = Path(__file__).resolve().parent / "data"
 
 

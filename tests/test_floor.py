@@ -11,6 +11,8 @@ import recall
 from recall.index.floor import above_floor, apply_floor, coverage, similarity_floor
 from recall.text.analyzer import Analyzer
 
+pytestmark = pytest.mark.real_model  # the real models' scores are the point here
+
 
 def _hit(keyword: float, vector: float | None, i: int = 0) -> recall.Hit:
     return recall.Hit(

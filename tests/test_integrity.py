@@ -95,6 +95,7 @@ def test_a_folder_from_before_folder_ids_is_adopted(tmp_path: Path) -> None:
     recall.open(path).close()  # and it opens again
 
 
+@pytest.mark.real_model
 @pytest.mark.parametrize("how", ["rmtree", "chroma-api"])
 def test_vectors_removed_behind_recalls_back_are_reported_and_repaired(
     tmp_path: Path, how: str

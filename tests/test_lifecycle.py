@@ -41,6 +41,7 @@ def _lifecycle(tmp_path: Path, embedder: recall.Embedder) -> tuple[SQLiteStore, 
 
 
 # --- short-term -------------------------------------------------------------------------
+@pytest.mark.real_model
 def test_summaries_are_stored_and_searchable(mem: recall.Memory) -> None:
     res = mem.update_memory("We picked Redis 7.2 for the session cache on port 6380.", user_id="u1")
     assert not res.queued and not res.promoted and res.short_term_count == 1
@@ -79,6 +80,7 @@ def test_summaries_are_stored_and_searchable(mem: recall.Memory) -> None:
 
 
 # --- promotion --------------------------------------------------------------------------
+@pytest.mark.real_model
 def test_25_updates_promote_the_oldest_5_and_keep_their_facts(mem: recall.Memory) -> None:
     texts = [fact(i) for i in range(25)]
     texts[3] = "My name is Evander and I work as a courier; shipment 48103 reached depot 10."
@@ -262,6 +264,7 @@ def test_readers_never_see_two_dynamic_versions(mem: recall.Memory) -> None:
 
 
 # --- background mode and crash safety -----------------------------------------------------
+@pytest.mark.real_model
 def test_background_returns_at_once_and_flush_waits(mem: recall.Memory) -> None:
     results = [
         mem.update_memory([{"role": "user", "content": fact(i)}], user_id="bg", background=True)

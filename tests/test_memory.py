@@ -124,6 +124,7 @@ def test_cache_off_gives_same_ranking(settings: Settings, embedder: recall.Embed
     assert cold == warm
 
 
+@pytest.mark.real_model
 def test_other_spec_raises_index_stale(settings: Settings, embedder: recall.Embedder) -> None:
     with recall.open(settings=settings) as m:
         m.add("something", user_id="u1")
@@ -162,6 +163,7 @@ def test_a_user_larger_than_one_chroma_page_loads_whole(
     assert sorted(index.load("u1").ids) == sorted(ids[4:])
 
 
+@pytest.mark.real_model
 def test_candidates_are_the_union_of_both_legs_with_exact_scores(
     settings: Settings, embedder: recall.Embedder
 ) -> None:

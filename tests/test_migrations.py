@@ -58,6 +58,7 @@ def old_folder(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.real_model
 def test_an_0_1_0_folder_opens_and_migrates(old_folder: Path, embedder: recall.Embedder) -> None:
     db_file = old_folder / "recall.sqlite3"
     assert _user_version(db_file) == 0
@@ -92,6 +93,7 @@ def test_an_0_1_0_folder_opens_and_migrates(old_folder: Path, embedder: recall.E
     assert _dump(db_file) == dumped
 
 
+@pytest.mark.real_model
 def test_an_old_folder_on_the_new_default_says_how_to_upgrade(
     old_folder: Path, embedder: recall.Embedder
 ) -> None:

@@ -21,6 +21,8 @@ from recall.index.rebuild import reindex
 from recall.index.spec import IndexSpec, load_spec
 from recall.testing import HashEmbedder
 
+pytestmark = pytest.mark.real_model  # no stand-in here: each test names its embedder (or none)
+
 
 @pytest.fixture(autouse=True)
 def _no_packaged_model(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:

@@ -9,6 +9,8 @@ from recall.lifecycle.article import Article, parse_article, render_article
 from recall.lifecycle.reconstruct import OfflineReconstructor, Reconstructor, route
 from recall.text import count_tokens
 
+pytestmark = pytest.mark.real_model  # the real models' scores are the point here
+
 
 @pytest.fixture
 def rec(embedder: recall.Embedder) -> OfflineReconstructor:

@@ -24,6 +24,8 @@ from recall.lifecycle.sentences import Speaker
 from recall.llm import dumps
 from recall.text import count_tokens
 
+pytestmark = pytest.mark.real_model  # the real models' scores are the point here
+
 DATA = Path(__file__).parent / "data" / "sessions_en.jsonl"
 USER, ME = Speaker("user"), Speaker("assistant")
 

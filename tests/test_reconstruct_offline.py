@@ -21,6 +21,8 @@ from recall.lifecycle.reconstruct import OfflineReconstructor
 from recall.lifecycle.sentences import split_whole_sentences
 from recall.text import count_tokens
 
+pytestmark = pytest.mark.real_model  # the real models' scores are the point here
+
 ROOT = Path(__file__).resolve().parent.parent
 LABEL = re.compile(
     r"(?:^|[.!?。！？]\s*)(?:User|Assistant|Tool|用户|助手)(?:\s*\([^)]*\))?\s*[:：]"

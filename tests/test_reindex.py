@@ -24,6 +24,8 @@ from recall.index.layout import index_key, vector_index, vector_partitions
 from recall.index.rebuild import reindex
 from recall.index.spec import SPEC_DIR, IndexSpec, load_spec
 
+pytestmark = pytest.mark.real_model  # specs, models and their fingerprints are the point
+
 DEFAULT = load_spec("default")
 MULTI = load_spec("multilingual")
 

@@ -58,6 +58,7 @@ def test_since_until_are_hard_filters(filled: recall.Memory) -> None:
     assert filled.deep_recall("session cache", user_id="u1", since="2027-01-01") == []
 
 
+@pytest.mark.real_model
 def test_a_window_needs_no_words_in_common(filled: recall.Memory) -> None:
     # "what did we talk about" shares no word with what was said: the window decides.
     hits = filled.deep_recall(

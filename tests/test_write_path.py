@@ -116,6 +116,7 @@ def _store_only(path: Path, user: str, text: str) -> None:
         m.store.put([_note(user, text)])
 
 
+@pytest.mark.real_model
 def test_pending_is_reported_as_pending_not_as_removed(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -192,6 +193,7 @@ def test_a_partition_missing_a_vector_is_not_cached(small: recall.Memory) -> Non
     assert small.retriever.partitions._fresh(("m", kinds)) is None
 
 
+@pytest.mark.real_model
 def test_recall_ingest_leaves_every_user_in_step(tmp_path: Path) -> None:
     chat_file, path = tmp_path / "chat.json", tmp_path / "memory"
     talk = [m for i in range(6) for m in chat(i)]
