@@ -10,6 +10,7 @@ one. A subprocess (the CLI, a server) opens its folders with the real model.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,16 +46,14 @@ def _stand_in_embedder(request: pytest.FixtureRequest, monkeypatch: pytest.Monke
     monkeypatch.setattr(recall.memory.core.MemoryCore, "__init__", with_hash)
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _one_torch_thread() -> Iterator[None]:
+@pytest.fixture(autouse=True)
+def _one_torch_thread() -> None:
     # The suite embeds tiny batches on a shared 2-core machine: torch's second thread spins
-    # against other processes and a one-sentence batch takes ~10x longer.
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+    # against other processes and a one-sentence batch takes ~10x longer. Only once a test
+    # has imported torch: importing it takes seconds, for the few tests of torch models.
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.get_num_threads() != 1:
+        torch.set_num_threads(1)
 
 
 @pytest.fixture(scope="session")

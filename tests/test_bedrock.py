@@ -10,6 +10,7 @@ import itertools
 import re
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
@@ -114,6 +115,7 @@ def test_the_system_budget_shrinks_other_chapters_before_the_bedrock() -> None:
 PARA = st.lists(st.sampled_from(["kiln", "Redis", "记忆", "the", "1Gi", "。", "order"]), min_size=1)
 
 
+@pytest.mark.slow
 @given(
     chapters=st.lists(
         st.tuples(
@@ -139,6 +141,7 @@ def test_fit_memory_never_over_and_bedrock_whole_when_it_fits(chapters, budget) 
 
 
 # --- the real memory ----------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_real_block_at_its_default_budget_keeps_its_bedrock(settings: recall.Settings) -> None:
     s = settings.replace(short_term_capacity=2, promote_count=2)
     with recall.open(settings=s) as mem:

@@ -82,6 +82,7 @@ def test_accuracy_on_the_held_out_batch() -> None:
     assert all(route(r["sentence"]) != "Bedrock" for r in heldout if r["chapter"] == "Dynamic")
 
 
+@pytest.mark.slow
 def test_the_router_with_examples_on_the_held_out_batches(embedder: recall.Embedder) -> None:
     router = ExampleRouter(lambda: embedder)
     first = [r for r in ROWS if r["split"] == "heldout"]

@@ -241,6 +241,7 @@ def histories(draw: st.DrawFn) -> list[tuple[str, str]]:
     return draw(st.lists(st.tuples(kinds, TEXT), max_size=25))
 
 
+@pytest.mark.slow
 @given(
     window=st.integers(1_000, 6_000),
     system=st.integers(50, 3_000),

@@ -17,6 +17,8 @@ import recall
 from recall.cli import main
 from recall.server import ApiKeys, AsyncMemory, build_app, build_mcp
 
+pytestmark = pytest.mark.slow
+
 SMALL = {"short_term_capacity": 2, "promote_count": 2, "vector_partitions": 2}
 KEY, BETA = "acme-key-0123456789", "beta-key-0123456789"
 AUTH = {"authorization": f"Bearer {KEY}"}

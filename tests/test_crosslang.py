@@ -149,6 +149,7 @@ QUESTIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cache_mb", [1024, 0])
 def test_questions_find_facts_said_in_the_other_language(
     tmp_path: Path, embedder: recall.Embedder, cache_mb: int

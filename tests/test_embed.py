@@ -16,6 +16,7 @@ pytestmark = pytest.mark.real_model  # the real models' scores are the point her
 TEXTS = ["我们下个月去北京旅行", "We travel to Beijing next month.", "The dog is a beagle."]
 
 
+@pytest.mark.slow
 def test_minilm_rows_are_unit_length_and_batching_is_stable() -> None:
     embedder = recall.load_embedder("minilm")
     texts = [f"note {i}: the cache of service {i % 7} was flushed" for i in range(70)]

@@ -43,6 +43,7 @@ def _real_texts(n: int) -> list[str]:
     return texts[:n]
 
 
+@pytest.mark.slow
 def test_onnx_minilm_matches_sentence_transformers() -> None:
     onnx = recall.load_embedder("minilm-onnx")
     torch_model = recall.load_embedder("minilm")
@@ -87,6 +88,7 @@ _NO_TORCH = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_the_default_spec_never_imports_torch(tmp_path: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-c", _NO_TORCH, str(tmp_path / "memory")],
@@ -128,6 +130,7 @@ _NOOP_REINDEX = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_reindex_with_nothing_to_embed_loads_no_model(tmp_path: Path) -> None:
     path = tmp_path / "memory"
     with recall.open(path) as mem:

@@ -114,6 +114,7 @@ def test_a_running_write_is_not_run_twice(mem: recall.Memory) -> None:
     assert running.status_code == 409 and "still running" in running.json()["error"]
 
 
+@pytest.mark.slow
 def test_a_timed_out_write_says_so_and_its_retry_writes_nothing(
     mem: recall.Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:

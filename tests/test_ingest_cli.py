@@ -127,6 +127,7 @@ def test_plan_json_file_with_several_values_reads_it_as_jsonl(tmp_path: Path) ->
 
 
 # --- the CLI ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_ingest_locomo_then_show(tmp_path: Path) -> None:
     data, mem_path = tmp_path / "locomo.json", tmp_path / "memory"
     data.write_text(json.dumps([locomo_sample()]), encoding="utf-8")

@@ -147,6 +147,7 @@ def test_a_missing_framework_names_the_extra(
         importlib.import_module(module)
 
 
+@pytest.mark.slow
 def test_import_recall_never_imports_a_framework() -> None:
     code = (
         "import sys, recall, recall.integrations\n"

@@ -98,6 +98,7 @@ def test_openai_agents_sdk_snippet(filled: recall.Memory, model: ChatServer) -> 
     assert OTHER not in json.dumps(recalled, ensure_ascii=False)
 
 
+@pytest.mark.slow
 def test_langgraph_snippet(filled: recall.Memory, model: ChatServer) -> None:
     namespace: dict[str, Any] = {"mem": filled}
     _run(_snippet("from langgraph"), namespace)

@@ -147,6 +147,7 @@ def _threads() -> int:
     return len(os.listdir("/proc/self/task"))  # OS threads: Chroma's are not Python's
 
 
+@pytest.mark.slow
 def test_open_close_leaves_descriptors_and_threads_flat(tmp_path: Path) -> None:
     counts = []
     for i in range(200):

@@ -41,6 +41,7 @@ def _lifecycle(tmp_path: Path, embedder: recall.Embedder) -> tuple[SQLiteStore, 
 
 
 # --- short-term -------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.real_model
 def test_summaries_are_stored_and_searchable(mem: recall.Memory) -> None:
     res = mem.update_memory("We picked Redis 7.2 for the session cache on port 6380.", user_id="u1")
@@ -80,6 +81,7 @@ def test_summaries_are_stored_and_searchable(mem: recall.Memory) -> None:
 
 
 # --- promotion --------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.real_model
 def test_25_updates_promote_the_oldest_5_and_keep_their_facts(mem: recall.Memory) -> None:
     texts = [fact(i) for i in range(25)]
@@ -126,6 +128,7 @@ def test_25_updates_promote_the_oldest_5_and_keep_their_facts(mem: recall.Memory
     assert hits[0].kind == "archive" and "48100" in hits[0].text
 
 
+@pytest.mark.slow
 def test_dynamic_passages_swap_versions_atomically(mem: recall.Memory) -> None:
     seen_versions = []
     for i in range(40):
@@ -238,6 +241,7 @@ def test_a_writer_on_an_older_version_retries(tmp_path: Path, embedder: recall.E
         store.close()
 
 
+@pytest.mark.slow
 def test_readers_never_see_two_dynamic_versions(mem: recall.Memory) -> None:
     for i in range(20):
         mem.update_memory(fact(i), user_id="u1")
@@ -264,6 +268,7 @@ def test_readers_never_see_two_dynamic_versions(mem: recall.Memory) -> None:
 
 
 # --- background mode and crash safety -----------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.real_model
 def test_background_returns_at_once_and_flush_waits(mem: recall.Memory) -> None:
     results = [
@@ -388,6 +393,7 @@ def test_sigkill_in_the_middle_of_a_background_job(
         assert "48102" in hits[0].text
 
 
+@pytest.mark.slow
 def test_reopened_folder_resumes_jobs_without_a_lifecycle_call(
     tmp_path: Path, embedder: recall.Embedder
 ) -> None:

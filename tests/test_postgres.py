@@ -90,6 +90,7 @@ def test_no_cross_user_hits_on_postgres(
                 assert owner[hit.id] == user
 
 
+@pytest.mark.slow
 @pytest.mark.real_model
 def test_migrate_a_folder_to_postgres_and_back(tmp_path: Path, pg_url: str) -> None:
     folder, back = tmp_path / "memory", tmp_path / "back"

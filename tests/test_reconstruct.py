@@ -9,8 +9,6 @@ from recall.lifecycle.article import Article, parse_article, render_article
 from recall.lifecycle.reconstruct import OfflineReconstructor, Reconstructor, route
 from recall.text import count_tokens
 
-pytestmark = pytest.mark.real_model  # the real models' scores are the point here
-
 
 @pytest.fixture
 def rec(embedder: recall.Embedder) -> OfflineReconstructor:
@@ -64,6 +62,7 @@ def test_untouched_chapter_stays_byte_identical(rec: OfflineReconstructor) -> No
     assert out.dynamic == "I noted that the release train leaves on Friday.\n\nD."
 
 
+@pytest.mark.real_model
 def test_near_duplicates_keep_the_newer(rec: OfflineReconstructor) -> None:
     old = Article(dynamic="The team meeting is on Monday at 10 am.")
     out = rec.reconstruct(old, ["The team meeting is on Monday at 10 am!"])
@@ -73,6 +72,7 @@ def test_near_duplicates_keep_the_newer(rec: OfflineReconstructor) -> None:
     assert "930 euros" in out.dynamic and "Monday at 10 am." in out.dynamic
 
 
+@pytest.mark.real_model
 def test_sentences_differing_in_a_number_are_both_kept(rec: OfflineReconstructor) -> None:
     # MiniLM puts these above 0.92; the older one still carries a fact the newer lacks.
     out = rec.reconstruct(

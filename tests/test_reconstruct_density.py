@@ -1,8 +1,9 @@
 """The offline article keeps facts about the user: not my advice, not their questions.
 
-Small inputs straight through :class:`OfflineReconstructor` (the packaged embedding model:
-the conftest has no stand-in), then the first 25 sessions of ``tests/data/sessions_en.jsonl``
-through ``update_memory`` (benchmarks/article_density.py measures all 40, en and zh).
+Small inputs straight through :class:`OfflineReconstructor` (the conftest's HashEmbedder:
+these rules need no model), then the first 25 sessions of ``tests/data/sessions_en.jsonl``
+through ``update_memory`` with the packaged embedding model (benchmarks/article_density.py
+measures all 40, en and zh).
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ from recall.lifecycle.said import Dated, Said, passage_dates
 from recall.lifecycle.sentences import Speaker
 from recall.llm import dumps
 from recall.text import count_tokens
-
-pytestmark = pytest.mark.real_model  # the real models' scores are the point here
 
 DATA = Path(__file__).parent / "data" / "sessions_en.jsonl"
 USER, ME = Speaker("user"), Speaker("assistant")
@@ -181,6 +180,8 @@ def test_an_untraced_sentence_takes_its_paragraphs_day() -> None:
 
 
 # --- through update_memory: 25 realistic sessions --------------------------------------------
+@pytest.mark.slow
+@pytest.mark.real_model
 def test_the_article_is_smaller_than_the_summaries_it_consumed(
     settings: recall.Settings, embedder: recall.Embedder
 ) -> None:

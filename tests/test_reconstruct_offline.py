@@ -1,8 +1,9 @@
 """The offline reconstructor condenses: voice, whole sentences, supersession, passing moods.
 
 End to end through the real write path (``recall.open(...).update_memory`` with chat
-messages, the offline summarizer, promotion, SQLite and embedded Chroma, the packaged
-embedding model), read back with ``long_term(user)`` and ``long_term(user, version=N)``.
+messages, the offline summarizer, promotion, SQLite and embedded Chroma; the conftest's
+HashEmbedder, the packaged embedding model for the sample articles), read back with
+``long_term(user)`` and ``long_term(user, version=N)``.
 A small short-term capacity (2, promoting 2) makes each promotion a few updates away.
 """
 
@@ -20,8 +21,6 @@ from recall.lifecycle.article import Article
 from recall.lifecycle.reconstruct import OfflineReconstructor
 from recall.lifecycle.sentences import split_whole_sentences
 from recall.text import count_tokens
-
-pytestmark = pytest.mark.real_model  # the real models' scores are the point here
 
 ROOT = Path(__file__).resolve().parent.parent
 LABEL = re.compile(
@@ -219,6 +218,8 @@ def test_each_chapter_within_its_budget(settings: recall.Settings) -> None:
 
 
 # --- the README's sample --------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.real_model
 def test_the_sample_articles(mem: recall.Memory) -> None:
     """examples/article_sample.py through the default settings: what the README shows."""
     sample = runpy.run_path(str(ROOT / "examples" / "article_sample.py"), run_name="sample")

@@ -39,6 +39,7 @@ def user_ids(draw: st.DrawFn, names: list[str]) -> str:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.data(), st.dictionaries(tenants, keys, min_size=2, max_size=6, dict_class=dict))
 def test_a_key_reaches_exactly_its_tenants_users(

@@ -193,6 +193,7 @@ def test_a_partition_missing_a_vector_is_not_cached(small: recall.Memory) -> Non
     assert small.retriever.partitions._fresh(("m", kinds)) is None
 
 
+@pytest.mark.slow
 @pytest.mark.real_model
 def test_recall_ingest_leaves_every_user_in_step(tmp_path: Path) -> None:
     chat_file, path = tmp_path / "chat.json", tmp_path / "memory"
@@ -215,6 +216,7 @@ def test_recall_ingest_leaves_every_user_in_step(tmp_path: Path) -> None:
     assert "removed outside recall" not in check.output
 
 
+@pytest.mark.slow
 def test_a_lagging_index_keeps_the_partition_uncached(small: recall.Memory) -> None:
     small.add_many([{"text": "the heron"}, {"text": "the otter"}], user_id="lag")
     small.retriever.partitions.wait()
