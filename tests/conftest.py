@@ -4,7 +4,8 @@ Every memory a test opens in this process embeds with ``recall.testing.HashEmbed
 model: deterministic word and n-gram hashes), unless the test is marked ``real_model``:
 tests of logic (storage, lifecycle, context, server, errors) need no model, tests of
 retrieval quality (a paraphrase, another language, the floor's thresholds) need the real
-one. A subprocess (the CLI, a server) opens its folders with the real model.
+one, and are slow too (loading the models). A subprocess (the CLI, a server) opens its
+folders with the real model.
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ import recall
 import recall.memory.core
 from recall.index.own import adapt_embedder
 from recall.testing import HashEmbedder
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A ``real_model`` test is ``slow`` too: loading the packaged models takes ~10 s a run."""
+    for item in items:
+        if item.get_closest_marker("real_model") is not None:
+            item.add_marker(pytest.mark.slow)
 
 
 def _real(request: pytest.FixtureRequest) -> bool:

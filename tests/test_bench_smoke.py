@@ -73,6 +73,7 @@ def test_bench_synthetic_writes_results(tmp_path: Path, capsys: pytest.CaptureFi
     assert "| hybrid |" in table and "| baseline |" in table and "| 0.5 |" in table
 
 
+@pytest.mark.slow
 def test_bench_limit_and_missing_data(tmp_path: Path) -> None:
     runner = CliRunner()
     missing = runner.invoke(bench, ["locomo", "--data", str(tmp_path / "none.json")])

@@ -23,8 +23,6 @@ from recall.lifecycle.examples import ExampleRouter, labelled_rows
 from recall.lifecycle.reconstruct import route
 from recall.lifecycle.routing import CHAPTER_NAMES
 
-pytestmark = pytest.mark.real_model  # the router scores examples with the real models
-
 ROWS = labelled_rows()
 
 
@@ -82,6 +80,7 @@ def test_accuracy_on_the_held_out_batch() -> None:
     assert all(route(r["sentence"]) != "Bedrock" for r in heldout if r["chapter"] == "Dynamic")
 
 
+@pytest.mark.real_model
 @pytest.mark.slow
 def test_the_router_with_examples_on_the_held_out_batches(embedder: recall.Embedder) -> None:
     router = ExampleRouter(lambda: embedder)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
@@ -63,6 +64,7 @@ def run(session: Session, **overrides: Any) -> tuple[Any, list[Any]]:
     return result, sent
 
 
+@pytest.mark.slow
 @given(
     tokens=st.lists(st.integers(1, 400), min_size=1, max_size=40),
     tools=st.lists(st.booleans(), min_size=40, max_size=40),
@@ -83,6 +85,7 @@ def test_newest_start_keeps_the_most_newest_without_splitting(tokens, tools, bud
     assert strict == len(tokens) or sum(tokens[strict:]) <= budget
 
 
+@pytest.mark.slow
 def test_compaction_is_by_tokens_and_keeps_tool_pairs_whole() -> None:
     s = conversation(40)
     target = 1_500

@@ -21,8 +21,6 @@ from recall.index.crosslang import (
 from recall.index.embed import CompositeEmbedder
 from recall.models import Record
 
-pytestmark = pytest.mark.real_model  # the real models' scores are the point here
-
 
 class _Fake:
     """A model that embeds every text as one fixed unit vector (which model scored shows)."""
@@ -149,6 +147,7 @@ QUESTIONS = [
 ]
 
 
+@pytest.mark.real_model
 @pytest.mark.slow
 @pytest.mark.parametrize("cache_mb", [1024, 0])
 def test_questions_find_facts_said_in_the_other_language(

@@ -11,8 +11,6 @@ import recall
 from recall.index.floor import above_floor, apply_floor, coverage, similarity_floor
 from recall.text.analyzer import Analyzer
 
-pytestmark = pytest.mark.real_model  # the real models' scores are the point here
-
 
 def _hit(keyword: float, vector: float | None, i: int = 0) -> recall.Hit:
     return recall.Hit(
@@ -62,6 +60,7 @@ def test_no_floor_keeps_everything_in_order() -> None:
     assert [h.id for h in apply_floor(hits, "q", analyzer, 0.3, 0.5)] == ["h2"]
 
 
+@pytest.mark.real_model
 def test_deep_recall_returns_nothing_for_what_memory_does_not_hold(
     settings: recall.Settings, embedder: recall.Embedder
 ) -> None:
@@ -83,6 +82,7 @@ def test_deep_recall_returns_nothing_for_what_memory_does_not_hold(
         assert content["results"] == [] and "nothing relevant" in content["note"]
 
 
+@pytest.mark.real_model
 def test_chinese_queries_have_their_own_threshold(
     settings: recall.Settings, embedder: recall.Embedder
 ) -> None:

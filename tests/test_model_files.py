@@ -16,8 +16,6 @@ import recall
 from recall.index.model_files import MODEL_FILES, file_sha256, verify_model_file
 from recall.index.spec import load_spec, model_sha256
 
-pytestmark = pytest.mark.real_model  # the real models' scores are the point here
-
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -21,7 +21,10 @@ from recall.index.rebuild import reindex
 from recall.index.spec import IndexSpec, load_spec
 from recall.testing import HashEmbedder
 
-pytestmark = pytest.mark.real_model  # no stand-in here: each test names its embedder (or none)
+
+@pytest.fixture(autouse=True)
+def _stand_in_embedder() -> None:
+    """No stand-in here (tests/conftest.py's is replaced): each test names its embedder."""
 
 
 @pytest.fixture(autouse=True)

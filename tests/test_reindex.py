@@ -24,8 +24,6 @@ from recall.index.layout import index_key, vector_index, vector_partitions
 from recall.index.rebuild import reindex
 from recall.index.spec import SPEC_DIR, IndexSpec, load_spec
 
-pytestmark = pytest.mark.real_model  # specs, models and their fingerprints are the point
-
 DEFAULT = load_spec("default")
 MULTI = load_spec("multilingual")
 
@@ -79,6 +77,7 @@ def test_bad_spec_is_config_error(tmp_path: Path) -> None:
         load_spec(str(bad))
 
 
+@pytest.mark.real_model
 def test_model_change_stale_then_reindex(tmp_path: Path, embedder: recall.Embedder) -> None:
     path = tmp_path / "m"
     with recall.open(settings=settings_for(path)) as mem:
@@ -101,6 +100,7 @@ def test_model_change_stale_then_reindex(tmp_path: Path, embedder: recall.Embedd
     assert again.embedded == 0 and again.removed == 0 and not again.switched
 
 
+@pytest.mark.real_model
 def test_check_finds_damage_and_reindex_repairs(tmp_path: Path, embedder: recall.Embedder) -> None:
     path = tmp_path / "m"
     fill(path, "default", users=3, per_user=5)
@@ -137,6 +137,7 @@ def test_check_finds_damage_and_reindex_repairs(tmp_path: Path, embedder: recall
     assert res.exit_code == 0 and all(u["ok"] for u in json.loads(res.output)["users"])
 
 
+@pytest.mark.real_model
 def test_reindex_cli_single_user_does_not_switch(tmp_path: Path, embedder: recall.Embedder) -> None:
     path = tmp_path / "m"
     fill(path, "default", users=2, per_user=3)
@@ -174,6 +175,7 @@ def _snapshot(path: Path, spec: IndexSpec) -> dict[str, tuple[dict[str, str], np
     return out
 
 
+@pytest.mark.real_model
 @pytest.mark.slow
 def test_sigkill_halfway_then_rerun_equals_clean_run(tmp_path: Path) -> None:
     # Built with the fast USE model, reindexed to MiniLM (slower: time to kill it halfway).
