@@ -23,6 +23,8 @@ import pytest
 
 import recall
 
+pytestmark = pytest.mark.real_model  # a subprocess writes the folder: the real model on both sides
+
 _CHILD = textwrap.dedent(
     """
     import sys

@@ -359,6 +359,7 @@ def _run_and_kill(tmp_path: Path, mode: str) -> Path:
     return folder
 
 
+@pytest.mark.real_model
 @pytest.mark.slow
 def test_sigkill_in_the_middle_of_a_promotion(tmp_path: Path, embedder: recall.Embedder) -> None:
     folder = _run_and_kill(tmp_path, "promotion")
@@ -377,6 +378,7 @@ def test_sigkill_in_the_middle_of_a_promotion(tmp_path: Path, embedder: recall.E
         assert mem.store.unfinished_jobs() == []
 
 
+@pytest.mark.real_model
 @pytest.mark.slow
 def test_sigkill_in_the_middle_of_a_background_job(
     tmp_path: Path, embedder: recall.Embedder

@@ -28,7 +28,7 @@ from test_server import ChromaServer, _free_port
 
 import recall
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.real_model]
 WORKER = Path(__file__).with_name("mp_worker.py")
 
 

@@ -134,6 +134,7 @@ _CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.real_model
 @pytest.mark.slow
 def test_sigkill_during_add_on_postgres(tmp_path: Path, pg_url: str) -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(recall.__file__).parent.parent)}

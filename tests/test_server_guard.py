@@ -281,6 +281,7 @@ def test_a_pinned_server_serves_its_user_only_in_process(mem: recall.Memory) -> 
     assert [r.text for r in mem.records("victim")] == ["Victim's PIN is 4321."]
 
 
+@pytest.mark.real_model
 @pytest.mark.slow
 def test_the_user_pin_over_a_real_stdio_client(
     tmp_path: Path, settings: recall.Settings, embedder: recall.Embedder
