@@ -29,7 +29,8 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
-# The fast set for development (under a minute): everything not marked slow.
+# The fast set for development: everything not marked slow; memories embed with the
+# HashEmbedder stand-in (tests/conftest.py). About 100 s on a busy 2-core machine.
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"
 
