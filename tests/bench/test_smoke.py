@@ -22,7 +22,7 @@ from recall.bench.report import plot_recall_curves
 from recall.errors import ConfigError
 
 MODES = ("bm25", "vector", "hybrid", "rrf", "baseline")
-TABLES = Path(__file__).resolve().parents[1] / "benchmarks" / "tables.py"
+TABLES = Path(__file__).resolve().parents[2] / "benchmarks" / "tables.py"
 
 
 def tables_script() -> ModuleType:

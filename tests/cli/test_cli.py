@@ -93,7 +93,7 @@ def test_settings_command_lists_every_setting(runner: CliRunner) -> None:
 def test_docs_settings_md_is_generated_from_the_code() -> None:
     from recall.cli.settings import markdown_reference
 
-    docs = Path(__file__).resolve().parent.parent / "docs" / "settings.md"
+    docs = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
     assert docs.read_text(encoding="utf-8") == markdown_reference(), (
         "docs/settings.md is stale: run `recall settings --markdown > docs/settings.md`"
     )

@@ -19,7 +19,7 @@ import recall
 from recall.cli import main
 from recall.text import count_tokens
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def load_example() -> ModuleType:

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 import recall
 from recall.cli import main
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _real_texts(n: int) -> list[str]:

@@ -18,7 +18,7 @@ from chat_server import ChatServer, running
 
 import recall
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 CACHE = "We chose Redis for the session cache because it expires keys on its own."
 OTHER = "We chose Memcached for the session cache."  # another user's: never recalled
 ANSWER = "You picked Redis: it expires keys on its own."

@@ -20,7 +20,7 @@ from recall.lifecycle.ingest import Update, plan_file
 from recall.lifecycle.locomo import parse_locomo_date, parse_sample, read_samples
 from recall.settings import Settings
 
-LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "locomo" / "locomo_dev7.json"
+LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "locomo" / "locomo_dev7.json"
 _SAMPLE = re.compile(r"\((conv-[^)]+)\) session_\d+$")
 _DIA = re.compile(r"\((D\d+:\d+)\)$")
 

@@ -24,7 +24,7 @@ from recall.lifecycle.sentences import Speaker
 from recall.llm import dumps
 from recall.text import count_tokens
 
-DATA = Path(__file__).parent / "data" / "sessions_en.jsonl"
+DATA = Path(__file__).parents[1] / "data" / "sessions_en.jsonl"
 USER, ME = Speaker("user"), Speaker("assistant")
 
 

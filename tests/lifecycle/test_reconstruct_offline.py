@@ -21,7 +21,7 @@ from recall.lifecycle.reconstruct import OfflineReconstructor
 from recall.lifecycle.sentences import split_whole_sentences
 from recall.text import count_tokens
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LABEL = re.compile(
     r"(?:^|[.!?。！？]\s*)(?:User|Assistant|Tool|用户|助手)(?:\s*\([^)]*\))?\s*[:：]"
 )

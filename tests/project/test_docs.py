@@ -1,7 +1,7 @@
 """Names in the docs are true: every ``recall.`` path imports, every ``RECALL_*`` variable and
 setting named exists, every default quoted beside a setting is its default (issue 25).
 
-docs/settings.md itself is generated from the code (tests/test_cli.py checks it is fresh).
+docs/settings.md itself is generated from the code (tests/cli/test_cli.py checks it is fresh).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from recall.errors import ConfigError
 from recall.settings import GROUPS, Settings, reference
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SOURCES = sorted((ROOT / "recall").rglob("*.py"))
 SPECS = sorted((ROOT / "indexes").glob("*.toml"))

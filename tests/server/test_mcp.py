@@ -29,7 +29,7 @@ TOOLS = {
     "get_relevant_memories",
     "forget",
     "long_term",
-    # corrections: recall.server.mcp_corrections (tests/test_corrections_api.py)
+    # corrections: recall.server.mcp_corrections (tests/server/test_corrections_api.py)
     "forget_fact",
     "edit_fact",
     "rollback",

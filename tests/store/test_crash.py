@@ -1,6 +1,6 @@
 """SIGKILL in the middle of add: every acknowledged write survives, and the index catches up.
 
-(Promotion and the background drain are killed in ``test_lifecycle.py``, reindex in
+(Promotion and the background drain are killed in ``test_pipeline.py``, reindex in
 ``test_reindex.py``; the same zero-loss rule holds there.)
 
 A child process adds records in a loop and prints each id once ``add`` has returned; the

@@ -19,7 +19,7 @@ from recall.store import SCHEMA_VERSION, SQLiteStore
 from recall.store.schema import LATEST, MIGRATIONS, Migration, migrate
 from recall.store.sqlite import SQLiteDialect
 
-FIXTURE = Path(__file__).parent / "fixtures" / "folder-0.1.0"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "folder-0.1.0"
 
 
 def _connect(path: Path) -> sqlite3.Connection:

@@ -29,7 +29,7 @@ from test_server import ChromaServer, _free_port
 import recall
 
 pytestmark = pytest.mark.slow
-WORKER = Path(__file__).with_name("mp_worker.py")
+WORKER = Path(__file__).parents[1] / "mp_worker.py"
 
 
 class Worker:

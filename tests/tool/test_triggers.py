@@ -15,7 +15,7 @@ import pytest
 
 from recall import wants_deep_recall
 
-DATA = Path(__file__).parent / "data" / "triggers.tsv"
+DATA = Path(__file__).parents[1] / "data" / "triggers.tsv"
 
 
 def _rows() -> list[tuple[bool, str, str]]:
