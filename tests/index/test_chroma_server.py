@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import re
 import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from chroma_server import ChromaServer, free_port
 
 import recall
 from recall import StoreError
@@ -21,55 +18,9 @@ from recall import StoreError
 pytestmark = pytest.mark.slow
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class ChromaServer:
-    def __init__(self, data: Path, port: int) -> None:
-        self.data, self.port = data, port
-        self.url = f"http://127.0.0.1:{port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        chroma = Path(sys.executable).parent / "chroma"
-        self.proc = subprocess.Popen(
-            [
-                str(chroma),
-                "run",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--path",
-                str(self.data),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.url}/api/v2/heartbeat", timeout=1) as r:
-                    json.load(r)
-                    return
-            except OSError:
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("chroma run did not come up in 60 s")
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(timeout=30)
-            self.proc = None
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ChromaServer]:
-    srv = ChromaServer(tmp_path / "chroma-server", _free_port())
+    srv = ChromaServer(tmp_path / "chroma-server", free_port())
     srv.start()
     yield srv
     srv.stop()
@@ -105,7 +56,7 @@ def test_server_round_trip_and_outage(
 
 def test_unreachable_server_is_store_error(tmp_path: Path, embedder: recall.Embedder) -> None:
     s = recall.Settings(path=tmp_path / "mem", vector_partitions=2, chroma_timeout_s=2)
-    url = f"http://127.0.0.1:{_free_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     with pytest.raises(StoreError, match="make chroma-server"):
         mem = recall.open(chroma_url=url, settings=s)
         mem.add("x", user_id="u1")
@@ -134,7 +85,7 @@ def test_silent_server_times_out_as_store_error(tmp_path: Path, embedder: recall
 def test_chroma_url_from_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: recall.Embedder
 ) -> None:
-    url = f"http://127.0.0.1:{_free_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     monkeypatch.setenv("RECALL_CHROMA_URL", url)
     monkeypatch.setenv("RECALL_CHROMA_TIMEOUT_S", "2")
     with pytest.raises(StoreError, match=re.escape(url)):
@@ -145,7 +96,7 @@ def test_chroma_url_from_the_environment(
 
 def test_server_down_at_open_degraded_start(tmp_path: Path, embedder: recall.Embedder) -> None:
     """With allow_degraded_open, a server down at open is the same as an outage after it."""
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     s = recall.Settings(path=tmp_path / "mem", vector_partitions=2, chroma_timeout_s=2)
     with pytest.raises(StoreError, match="make chroma-server"):  # the default: refuse

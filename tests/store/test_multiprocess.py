@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server import ChromaServer, _free_port
+from chroma_server import ChromaServer, free_port
 
 import recall
 
@@ -70,7 +70,7 @@ class Worker:
 
 @pytest.fixture
 def chroma(tmp_path: Path) -> Iterator[ChromaServer]:
-    server = ChromaServer(tmp_path / "chroma-server", _free_port())
+    server = ChromaServer(tmp_path / "chroma-server", free_port())
     server.start()
     yield server
     server.stop()
