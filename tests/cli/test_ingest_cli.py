@@ -187,7 +187,7 @@ def test_ingest_json_and_jsonl_chats(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["updates"] == 1
 
-    lines = [
+    lines: list[dict[str, Any]] = [
         {"role": "user", "content": f"Ticket {4100 + i}: the printer on floor {i} jams."}
         for i in range(6)
     ]

@@ -25,7 +25,7 @@ class Tools:
     def __init__(self) -> None:
         self.calls = 0
 
-    def awareness(self) -> list[dict[str, Any]]:
+    def awareness(self) -> list[dict[str, Any] | str]:
         self.calls += 1
         return [
             {"type": "function", "function": {"name": "calendar", "description": f"v{self.calls}"}},

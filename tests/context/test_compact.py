@@ -213,7 +213,7 @@ def test_continuity_checks_the_last_request_and_the_current_work() -> None:
     assert context_continuity("anything", ()) == 1.0 and thread_markers([]) == ()
     # An end with no new fact falls back to its facts, then to its content words.
     chat = [{"role": "user", "content": "hello there"}, {"role": "assistant", "content": "hi!"}]
-    assert thread_markers(chat) == ({"hello", "there"},)
+    assert thread_markers(chat) == (frozenset({"hello", "there"}),)
 
 
 class Forgetful:
@@ -236,6 +236,7 @@ def test_a_summary_that_lost_the_thread_fails_and_the_hybrid_restores_it() -> No
     assert hybrid.continuity == 1.0 and hybrid.score >= 0.8
     last = lost.keep_from - 1
     round_ = next(m for m in reversed(s.messages[: last + 1]) if m["role"] == "user")
+    assert lost.summary is not None
     assert round_["content"] in lost.summary  # the last request, put back verbatim
     # The real summarizer keeps the thread: it passes at once (as before the fourth check).
     fine = compact_history(s.messages, s.message_tokens, settings=st_, summarizer=SUMMARIZER, **kw)

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from recall.context.builder import ContextBuilder
-from recall.context.daily_log import daily_log, session_entries
+from recall.context.daily_log import LogEntry, daily_log, session_entries
 from recall.context.session import Session
 from recall.errors import InputError
 from recall.settings import Settings
@@ -21,7 +21,7 @@ def at(hour: int, minute: int = 0, day: int = 5) -> datetime:
 
 
 def test_entries_become_timed_lines_oldest_first() -> None:
-    entries = [
+    entries: list[LogEntry | str] = [
         (at(23, 50, day=4), "yesterday's late deploy"),
         (at(9), "standup:\n  agreed to   ship v2"),
         ("10:30", "reviewed the billing PR"),

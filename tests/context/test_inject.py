@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from recall.errors import InputError
 from recall.settings import Settings
 from recall.text import count_tokens
 
-FACTS = [
+FACTS: list[dict[str, Any]] = [
     {"content": "Runs Docker for containerization", "confidence": 0.9},
     {"content": "Prefers pytest for testing Python code", "confidence": 0.8},
     {"content": "Likes type hints in Python", "confidence": 0.8},
@@ -36,16 +37,16 @@ def test_ranking_follows_the_conversation() -> None:
 
 def test_score_is_weighted_sum() -> None:
     context = "How should I write Python tests?"
-    sims = tfidf_similarities([f["content"] for f in FACTS], context)  # type: ignore[misc]
+    sims = tfidf_similarities([f["content"] for f in FACTS], context)
     for f in rank_facts(FACTS, context):
         i = next(k for k, x in enumerate(FACTS) if x["content"] == f.text)
         assert math.isclose(f.similarity, sims[i])
-        assert math.isclose(f.score, 0.6 * sims[i] + 0.4 * float(FACTS[i]["confidence"]))  # type: ignore[arg-type]
+        assert math.isclose(f.score, 0.6 * sims[i] + 0.4 * float(FACTS[i]["confidence"]))
     # Weights come from Settings.
     only_conf = rank_facts(FACTS, context, settings=Settings(injection_similarity_weight=0.0))
     assert [f.confidence for f in only_conf] == sorted(
-        (f["confidence"] for f in FACTS), reverse=True
-    )  # type: ignore[misc]
+        (float(f["confidence"]) for f in FACTS), reverse=True
+    )
 
 
 def test_question_lifts_the_fact_it_is_about() -> None:
@@ -96,7 +97,7 @@ def test_budget_is_exact_and_skips_to_what_fits() -> None:
 
 
 def test_context_from_messages_skips_tools() -> None:
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "user", "content": "I'm working on a Python project"},
         {"role": "assistant", "content": "Nice."},
         {"role": "user", "content": "It uses FastAPI and SQLAlchemy"},
@@ -126,4 +127,4 @@ def test_bad_input() -> None:
     with pytest.raises(InputError, match="fact 0 is a int"):
         format_memory_for_injection([3])
     with pytest.raises(InputError, match="list of facts"):
-        format_memory_for_injection("just a string")  # type: ignore[arg-type]
+        format_memory_for_injection("just a string")

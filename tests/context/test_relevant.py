@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -89,7 +90,7 @@ def test_blend_rank_is_the_weighted_sum_best_first() -> None:
     assert [i for i, _ in ranked] == [0, 2, 1]
     assert [s for _, s in ranked] == pytest.approx([0.54, 0.5, 0.46])
     # Ties: the caller's order, unless a tiebreak says otherwise.
-    even = dict(similarity_weight=1.0, confidence_weight=0.0)
+    even: dict[str, Any] = {"similarity_weight": 1.0, "confidence_weight": 0.0}
     assert [i for i, _ in blend_rank([0.5, 0.5], [0.1, 0.9], **even)] == [0, 1]
     assert [i for i, _ in blend_rank([0.5, 0.5], [0.1, 0.9], **even, tiebreak=[0.1, 0.9])] == [1, 0]
     assert blend_rank([], [], **even) == []

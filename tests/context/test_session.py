@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -59,7 +60,7 @@ def test_parallel_calls_join_one_assistant_message() -> None:
         s.add_user("and Berlin?")
     s.add_tool_result("b", "sunny")
     s.add_tool_result("a", "rain")
-    assert s.pending_calls == () and len(s) == 4
+    assert not s.pending_calls and len(s) == 4
     # Tokens were recounted when the second call joined the message.
     assert s.message_tokens[1] == OVERHEAD + sum(
         count_tokens(x)
@@ -142,7 +143,7 @@ def test_bad_input_is_clear() -> None:
 
 
 def test_from_messages_round_trips_openai_format() -> None:
-    msgs = [
+    msgs: list[dict[str, Any]] = [
         {"role": "user", "content": "read the config"},
         {
             "role": "assistant",

@@ -4,6 +4,7 @@ default spec end to end through deep_recall, with the cached matrix and with Chr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +44,13 @@ def _composite() -> CompositeEmbedder:
 
 
 def _records(*texts: str) -> list[Record]:
-    return [Record.model_construct(id=f"r{i}", text=t) for i, t in enumerate(texts)]
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+    return [
+        Record.model_construct(
+            id=f"r{i}", user_id="u1", kind="note", text=t, created_at=when, tokens=0
+        )
+        for i, t in enumerate(texts)
+    ]
 
 
 # Rows: English-ish (part 0 strong), then CJK records; columns [a0, a1, b0, b1].
@@ -104,8 +111,10 @@ def test_rows_score_as_the_matrix(query: str) -> None:
 
 def test_other_language() -> None:
     emb, cjk = _composite(), cjk_mask(RECORDS)
-    assert other_language(emb, "tea", cjk).tolist() == [False, True, True]
-    assert other_language(emb, "茶", cjk).tolist() == [True, False, False]
+    en, zh = other_language(emb, "tea", cjk), other_language(emb, "茶", cjk)
+    assert en is not None and zh is not None
+    assert en.tolist() == [False, True, True]
+    assert zh.tolist() == [True, False, False]
     assert other_language(emb, "茶", cjk[1:]) is None  # nothing in the other language
     assert other_language(_Fake("a", [1.0]), "tea", cjk) is None  # one model: no routes
 

@@ -16,9 +16,11 @@ import shutil
 import sqlite3
 import threading
 from pathlib import Path
+from typing import cast
 
 import chromadb
 import pytest
+from chromadb.api.client import Client
 from click.testing import CliRunner
 
 import recall
@@ -36,7 +38,7 @@ def _fill(path: Path, n: int = 6) -> None:
 
 
 def _vectors(path: Path) -> int:
-    client = chromadb.PersistentClient(path=str(path / "chroma"))
+    client = cast(Client, chromadb.PersistentClient(path=str(path / "chroma")))
     try:
         return sum(client.get_collection(c.name).count() for c in client.list_collections())
     finally:
@@ -105,7 +107,7 @@ def test_vectors_removed_behind_recalls_back_are_reported_and_repaired(
     if how == "rmtree":
         shutil.rmtree(path / "chroma")
     else:
-        client = chromadb.PersistentClient(path=str(path / "chroma"))
+        client = cast(Client, chromadb.PersistentClient(path=str(path / "chroma")))
         for c in client.list_collections():
             col = client.get_collection(c.name)
             col.delete(ids=col.get()["ids"][:4])

@@ -125,8 +125,8 @@ def test_check_finds_damage_and_reindex_repairs(tmp_path: Path, embedder: recall
 
     res = CliRunner().invoke(main, ["check", "--path", str(path), "--json"])
     assert res.exit_code == 1
-    rows = {u["user_id"]: u for u in json.loads(res.output)["users"]}
-    assert rows["user000"]["missing"] == 2 and not rows["user000"]["ok"]
+    users = {u["user_id"]: u for u in json.loads(res.output)["users"]}
+    assert users["user000"]["missing"] == 2 and not users["user000"]["ok"]
 
     report = reindex(s, DEFAULT)
     assert report.embedded == 2 and report.removed == 1

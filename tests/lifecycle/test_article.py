@@ -21,7 +21,7 @@ SEED_EXAMPLE = """ <Bedrock>
 动态模型内容
 </Dynamic>"""
 
-chapter_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200).filter(
+chapter_text = st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=200).filter(
     lambda t: clean_chapter(t) == t
 )
 

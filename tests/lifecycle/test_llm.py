@@ -262,7 +262,7 @@ def test_environment_configures_the_lifecycle(
     settings = Settings(path=tmp_path)
     assert settings.llm.model == "env-model"
     store = SQLiteStore(tmp_path / "s.sqlite3")
-    life = Lifecycle(store, settings, lambda: pytest.fail("no embedding needed"))  # type: ignore[arg-type,return-value]
+    life = Lifecycle(store, settings, lambda: pytest.fail("no embedding needed"))
     assert isinstance(life.summarizer, LLMSummarizer)
     assert isinstance(life.reconstructor, LLMReconstructor)
     server.script = ['{"summary": "Ana booked TP1337."}']

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -16,7 +17,7 @@ from recall.text import count_tokens
 
 S = ExtractiveSummarizer()
 
-CONVERSATION = [
+CONVERSATION: list[dict[str, Any]] = [
     {"role": "system", "content": "You are a helpful coding assistant."},
     {
         "role": "user",
@@ -143,7 +144,7 @@ def test_one_giant_sentence_is_cut_to_the_budget() -> None:
 
 
 def test_chinese_conversation() -> None:
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "user", "content": "我下周三要去杭州出差，住在西湖边的酒店，预算是3000元。"},
         {"role": "assistant", "content": "好的，我记下了。需要我帮你订高铁票吗？"},
         {"role": "user", "content": "要，G7365次，早上八点出发。"},
@@ -216,7 +217,7 @@ def test_make_summarizer_is_offline_without_a_model() -> None:
 def test_80k_token_conversation_is_fast() -> None:
     rng = random.Random(1)
     vocab = [f"term{i}" for i in range(3_000)] + ["the", "a", "we", "deploy", "cache"]
-    messages = []
+    messages: list[dict[str, str]] = []
     while sum(len(m["content"]) for m in messages) < 330_000:  # ~80k tokens
         sent = " ".join(rng.choice(vocab) for _ in range(18)) + f" {rng.randint(0, 99999)}."
         messages.append({"role": rng.choice(["user", "assistant"]), "content": sent * 1})

@@ -99,7 +99,9 @@ def _check(mem: recall.Memory, call: Callable[[], Any]) -> None:
 
 @_settings
 @given(text=_values | _text, user_id=_values | _text, kind=_values, id=_values, meta=_values)
-def test_add(fuzz_mem: recall.Memory, text: Any, user_id: Any, kind: Any, id: Any, meta: Any):
+def test_add(
+    fuzz_mem: recall.Memory, text: Any, user_id: Any, kind: Any, id: Any, meta: Any
+) -> None:
     _check(fuzz_mem, lambda: fuzz_mem.add(text, user_id=user_id, kind=kind, id=id, metadata=meta))
 
 

@@ -101,7 +101,7 @@ def test_open_with_hash_embedder_recalls_through_the_vector_leg(
     extra = {} if cache_mb is None else {"vector_cache_mb": cache_mb}
     own = HashEmbedder()
     with recall.open(settings=_settings(tmp_path, **extra), embedder=own) as mem:
-        assert mem.embedder() is not own and mem.embedder().id == own.id
+        assert id(mem.embedder()) != id(own) and mem.embedder().id == own.id  # wrapped
         assert mem.spec.embedder == f"own:{own.id}" and mem.spec.dimension == 256
         mem.add("We chose Redis for the session cache.", user_id="u1", id="redis")
         mem.add("Bought bananas at the market.", user_id="u1", id="bananas")

@@ -118,7 +118,7 @@ def test_relative_time_can_be_turned_off(settings: recall.Settings) -> None:
 def test_tool_call_takes_iso_dates(filled: recall.Memory) -> None:
     schema = recall.DEEP_RECALL_TOOL["function"]["parameters"]["properties"]
     assert {"since", "until"} <= set(schema) and "ISO date" in schema["since"]["description"]
-    call = {
+    call: dict[str, Any] = {
         "id": "c1",
         "type": "function",
         "function": {

@@ -141,7 +141,7 @@ def test_a_trickled_body_answers_408_and_closes(mem: recall.Memory) -> None:
 
 def test_a_flood_of_silent_sockets_does_not_shut_others_out(mem: recall.Memory) -> None:
     with _server(mem) as addr:
-        flood = [_connect(addr) for _ in range(LIMITS["max_connections"])]
+        flood = [_connect(addr) for _ in range(int(LIMITS["max_connections"]))]
         time.sleep(0.3)  # the server has accepted them all
         with _connect(addr) as extra:  # over the cap: answered and closed at once
             status, body = _json_answer(_read_until_closed(extra, 2))

@@ -121,7 +121,13 @@ def test_rest_forget_edit_rollback_with_checks(mem: recall.Memory) -> None:
             r = await c.post(f"{U}/forget", json={"text": "Quantix"})
             assert r.status_code == 401
             # Bad input: 4xx JSON.
-            for body in ({}, {"text": "Q"}, {"text": "Quantix", "extra": 1}, {"ids": []}):
+            bad: list[dict[str, Any]] = [
+                {},
+                {"text": "Q"},
+                {"text": "Quantix", "extra": 1},
+                {"ids": []},
+            ]
+            for body in bad:
                 r = await c.post(f"{U}/forget", json=body, headers=AUTH)
                 assert r.status_code == 400, body
                 assert r.json()["status"] == 400

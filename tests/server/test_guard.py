@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ import anyio
 import httpx
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.types import TextResourceContents
 from subproc import recall_env
 
 import recall
@@ -219,8 +220,8 @@ def test_a_body_that_stops_coming_answers_408(mem: recall.Memory) -> None:
             await anyio.sleep(30)  # the rest never comes
             return {"type": "http.disconnect"}
 
-        async def send(message: dict[str, Any]) -> None:
-            sent.append(message)
+        async def send(message: MutableMapping[str, Any]) -> None:
+            sent.append(dict(message))
 
         scope = {
             "type": "http",
@@ -247,6 +248,13 @@ def test_a_body_that_stops_coming_answers_408(mem: recall.Memory) -> None:
 
 
 # --- --user is a pin ----------------------------------------------------------------------
+async def _resource(client: Client, uri: str) -> str:
+    """The text of one MCP resource (recall's resources are JSON text, never blobs)."""
+    content = (await client.read_resource(uri)).contents[0]
+    assert isinstance(content, TextResourceContents)
+    return content.text
+
+
 def _result_text(result: Any) -> str:
     return " ".join(getattr(c, "text", "") for c in result.content)
 
@@ -268,12 +276,12 @@ def test_a_pinned_server_serves_its_user_only_in_process(mem: recall.Memory) -> 
                 assert result.is_error, (tool, result)
                 text = _result_text(result)
                 assert "serves user 'u1' only" in text and "4321" not in text
-            stats = json.loads((await client.read_resource("recall://stats")).contents[0].text)
+            stats = json.loads(await _resource(client, "recall://stats"))
             assert stats["users"] == 1 and stats["records"] == 1 and "path" not in stats
-            check = json.loads((await client.read_resource("recall://check")).contents[0].text)
+            check = json.loads(await _resource(client, "recall://check"))
             assert [u["user_id"] for u in check["users"]] == ["u1"]
         async with Client(build_mcp(AsyncMemory(mem))) as client:  # not pinned: the folder
-            stats = json.loads((await client.read_resource("recall://stats")).contents[0].text)
+            stats = json.loads(await _resource(client, "recall://stats"))
             assert stats["users"] == 2 and "path" not in stats
             assert str(mem.path) not in json.dumps(stats)
 
@@ -302,8 +310,8 @@ def test_the_user_pin_over_a_real_stdio_client(
             assert "serves user 'u1' only" in text and "4321" not in text
             mine = await client.call_tool("deep_recall", {"query": "PIN"})
             assert not mine.is_error and mine.structured_content["hits"] == []
-            stats = (await client.read_resource("recall://stats")).contents[0].text
-            check = (await client.read_resource("recall://check")).contents[0].text
+            stats = await _resource(client, "recall://stats")
+            check = await _resource(client, "recall://check")
             assert str(tmp_path) not in stats + check and "victim" not in stats + check
             assert json.loads(stats)["users"] == 0  # u1 holds nothing yet; victim is not counted
 

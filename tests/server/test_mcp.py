@@ -18,6 +18,7 @@ import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from mcp.types import TextResourceContents
 from subproc import recall_env
 
 import recall
@@ -72,13 +73,20 @@ async def _exercise(client: Client, user: dict[str, str]) -> None:
     assert "top_k" in bad
 
 
+async def _resource(client: Client, uri: str) -> str:
+    """The text of one MCP resource (recall's resources are JSON text, never blobs)."""
+    content = (await client.read_resource(uri)).contents[0]
+    assert isinstance(content, TextResourceContents)
+    return content.text
+
+
 def test_in_process_tools_and_resources(mem: recall.Memory) -> None:
     async def main() -> None:
         async with Client(build_mcp(AsyncMemory(mem), default_user="u1")) as client:
             await _exercise(client, {})
-            stats = json.loads((await client.read_resource("recall://stats")).contents[0].text)
+            stats = json.loads(await _resource(client, "recall://stats"))
             assert stats["users"] == 1
-            check = json.loads((await client.read_resource("recall://check")).contents[0].text)
+            check = json.loads(await _resource(client, "recall://check"))
             assert check["users"][0]["user_id"] == "u1" and not check["users"][0]["lagging"]
         async with Client(build_mcp(AsyncMemory(mem))) as client:  # no default user
             error = _error(await client.call_tool("long_term", {}))

@@ -200,4 +200,4 @@ def test_a_password_holding_query_or_fragment_characters_is_masked() -> None:
     # libpq reads the password up to the last "@" before the host: "?" and "#" are in it.
     url = "postgresql://recall:s3cr#t?x@db/recall?sslmode=require"
     assert redact(url) == "postgresql://recall:***@db/recall?sslmode=require"
-    assert "s3cr" not in shown_setting("store_url", url)
+    assert "s3cr" not in str(shown_setting("store_url", url))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -152,7 +153,7 @@ def test_a_failing_migration_leaves_the_file_as_it_was(tmp_path: Path) -> None:
         # The earlier migrations ran in the same transaction as the failing one: none is left.
         assert sql.read(lambda db: db.execute("PRAGMA user_version").fetchone()[0]) == 0
         assert sql.read(lambda db: db.execute("SELECT name FROM sqlite_master").fetchall()) == []
-        assert not sql.read(lambda db: db.in_transaction)
+        assert not sql.read(lambda db: cast(sqlite3.Connection, db).in_transaction)
     finally:
         sql.close()
     SQLiteStore(path).close()  # the untouched file still opens and migrates normally

@@ -226,9 +226,10 @@ def test_an_interrupted_migrate_resumes(tmp_path: Path, pg_url: str) -> None:
 def test_a_lost_connection_is_replaced_on_the_next_call(pg_url: str) -> None:
     import psycopg
 
-    from recall.store.pg import PostgresStore
+    from recall.store.pg import PostgresDialect, PostgresStore
 
     def cut(store: PostgresStore) -> None:  # what a server restart does to the session
+        assert isinstance(store.sql, PostgresDialect)
         pid = store.sql._conn.info.backend_pid
         with psycopg.connect(pg_url, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from openai.types.chat import ChatCompletionMessageFunctionToolCall
@@ -12,7 +13,7 @@ import recall
 from recall import DEEP_RECALL_TOOL, InputError, wants_deep_recall
 
 
-def call(arguments: str, name: str = "deep_recall") -> dict:
+def call(arguments: str, name: str = "deep_recall") -> dict[str, Any]:
     return {"id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}
 
 

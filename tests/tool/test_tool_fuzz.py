@@ -18,7 +18,14 @@ from recall.models import Hit
 from recall.tool import handle_tool_call
 
 
-def _search(query: str, *, top_k: int, depth: str | None = None) -> Sequence[Hit]:
+def _search(
+    query: str,
+    *,
+    top_k: int,
+    depth: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> Sequence[Hit]:
     return []
 
 
