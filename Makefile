@@ -43,7 +43,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix recall tests benchmarks examples
 
 typecheck: $(STAMP)
-	$(BIN)/mypy recall
+	$(BIN)/mypy recall tests
 
 # The layers contract: store < index < lifecycle < context < facade < cli (pyproject.toml).
 imports: $(STAMP)

@@ -24,10 +24,11 @@ from pathlib import Path
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "store"))  # test_multiprocess.py's Worker
 
+from chroma_server import ChromaServer, free_port  # noqa: E402
 from pg_server import PGServer, find_bindir  # noqa: E402
 from test_multiprocess import Worker  # noqa: E402
-from test_server import ChromaServer, _free_port  # noqa: E402
 
 
 def _phase(workers: list[Worker], rounds: int, tag: str) -> float:
@@ -49,7 +50,7 @@ def main() -> None:
     pg = PGServer(bindir)
     pg.start()
     tmp = Path(tempfile.mkdtemp(prefix="recall-mp-"))
-    chroma = ChromaServer(tmp / "chroma", _free_port())
+    chroma = ChromaServer(tmp / "chroma", free_port())
     chroma.start()
     workers: list[Worker] = []
     try:

@@ -1,7 +1,7 @@
 """Run the README's first Python snippet ("Use it") as written, in an empty folder.
 
 Standalone (no pytest): ``make plain-install-check`` runs it with the Python of a fresh
-``pip install .`` without extras, and tests/test_plain_install.py with the dev venv's. The
+``pip install .`` without extras, and tests/project/test_plain_install.py with the dev venv's. The
 snippet answers a tool call that a model would have made; this script supplies that call
 (``tool_call``, a Chat Completions tool call) and nothing else, then checks what the
 snippet's own names hold. Exit 0 when it ran and found the note it stored.

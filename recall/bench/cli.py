@@ -39,7 +39,7 @@ DEFAULT_DATA = {
     "scifact": SHARED / "scifact",
 }
 DATASETS = ("synthetic", "locomo", "memdaily", "scifact", "lifecycle")
-_spec_uses_torch = spec_uses_torch  # where tests/test_plain_install.py imports it from
+_spec_uses_torch = spec_uses_torch  # where tests/project/test_plain_install.py imports it from
 
 
 def _data_path(dataset: str, data: Path | None) -> Path:

@@ -7,7 +7,7 @@ The tokenizer is the model's own ``tokenizer.json`` (WordPiece, lower-cased), ke
 ``recall/index/models/``, run by Hugging Face ``tokenizers``. Pooling and normalization
 are sentence-transformers' for this model: mean over the attention mask, then L2, at most
 256 tokens. Measured against sentence-transformers on 400 LoCoMo and MemDaily texts:
-cosine 0.99+ on every text (``tests/test_embed_onnx.py``).
+cosine 0.99+ on every text (``tests/index/test_onnx_minilm.py``).
 
 Importing this module imports neither onnxruntime nor tokenizers: both load with the
 model, so ``import recall`` stays fast.

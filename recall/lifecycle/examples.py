@@ -7,7 +7,7 @@ Dynamic. So a sentence the rules leave in Dynamic is compared with the developme
 its 5 nearest by embedding similarity vote, weighted by similarity, and a Bedrock or
 Evolutionary majority of at least 60% of the vote moves it. Rules that place a sentence
 elsewhere are kept, and tool output and passing states stay in Dynamic whatever their
-neighbours say. Measured in tests/test_chapters.py (development and held-out rows).
+neighbours say. Measured in tests/lifecycle/test_chapters.py (development and held-out rows).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ makes the previous user turn and the replies after it private.
 turns before anything is summarized, journaled or stored as a turn record, so neither the
 short-term summary, the archive, the raw turns nor the article ever hold them. The session
 history of :mod:`recall.context` is not touched: the assistant may still use what was said
-within the conversation. Labelled phrasings and near-misses: tests/test_privacy.py.
+within the conversation. Labelled phrasings and near-misses: tests/lifecycle/test_privacy.py.
 
 The patterns ask for an imperative or a statement about keeping ("don't remember this"),
 never a plain negation ("I don't remember where I parked", "我不记得了") or a reminder

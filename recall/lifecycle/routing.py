@@ -14,8 +14,9 @@ fact (:mod:`.durable`: diet, allergy, health, family, job), to Bedrock; a prefer
 or convention to Evolutionary; the rest to Dynamic. A mood said beside a durable fact ("I'm
 nervous because I'm vegetarian") is not a passing state: the fact decides. What I (the
 assistant) say is Dynamic unless it promises a boundary or a convention. The rules were
-written against ``recall/lifecycle/chapters.tsv`` (``pytest tests/test_chapters.py -s`` prints
-the accuracy, and that of a batch written after the tuning).
+written against ``recall/lifecycle/chapters.tsv``
+(``pytest tests/lifecycle/test_chapters.py -s`` prints the accuracy, and that of a batch
+written after the tuning).
 """
 
 from __future__ import annotations

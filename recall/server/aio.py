@@ -3,7 +3,7 @@
 LangGraph, the OpenAI Agents SDK and this server await their tools; a deep_recall embeds
 the query and scores on the CPU for milliseconds to seconds, which would stall every other
 request on the loop. :class:`AsyncMemory` has every public method of ``Memory``, with the
-same parameters (tests/test_async_parity.py keeps them in step); each runs the call on a
+same parameters (tests/server/test_async_parity.py keeps them in step); each runs the call on a
 worker thread and awaits it, under a timeout and fairly between tenants
 (:class:`~recall.server.lanes.TenantLanes`).
 """

@@ -1,0 +1,99 @@
+"""The click CLI: add, search, stats, clean one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import recall  # noqa: F401  (loads the model through the session fixture first)
+from recall.cli import main
+
+
+@pytest.fixture
+def runner(embedder: object) -> CliRunner:
+    return CliRunner()
+
+
+def test_add_search_stats(runner: CliRunner, tmp_path: Path) -> None:
+    path = str(tmp_path / "m")
+    res = runner.invoke(
+        main, ["add", "We chose Redis for the cache", "--user", "u1", "--path", path]
+    )
+    assert res.exit_code == 0, res.output
+    rid = res.output.strip()
+    res = runner.invoke(main, ["add", "--user", "u1", "--path", path], input="The dog is Biscuit\n")
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["search", "cache", "--user", "u1", "--path", path, "--json"])
+    assert res.exit_code == 0, res.output
+    hits = json.loads(res.output)
+    assert hits[0]["id"] == rid and {"score", "keyword_score", "vector_score"} <= set(hits[0])
+    res = runner.invoke(
+        main, ["search", "cache", "--user", "u1", "--path", path, "--top-k", "1", "--json"]
+    )
+    assert res.exit_code == 0 and [h["text"] for h in json.loads(res.output)] == [
+        "We chose Redis for the cache"
+    ]
+    res = runner.invoke(main, ["stats", "--path", path])
+    assert res.exit_code == 0 and json.loads(res.output)["records"] == 2
+
+
+def test_path_from_env(runner: CliRunner, tmp_path: Path) -> None:
+    env = {"RECALL_PATH": str(tmp_path / "envmem")}
+    assert runner.invoke(main, ["add", "hello", "--user", "u"], env=env).exit_code == 0
+    assert (tmp_path / "envmem" / "recall.sqlite3").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "   ", "--user", "u1"],
+        ["search", "x", "--user", "u1", "--top-k", "0"],
+        ["add", "", "--user", "u1"],
+    ],
+)
+def test_errors_are_one_line_exit_1(runner: CliRunner, tmp_path: Path, args: list[str]) -> None:
+    res = runner.invoke(main, [*args, "--path", str(tmp_path / "m")])
+    assert res.exit_code == 1
+    assert res.output.startswith("error: ") and res.output.count("\n") == 1
+    assert "Traceback" not in res.output
+
+
+def test_add_prints_the_id_search_json_finds(runner: CliRunner, tmp_path: Path) -> None:
+    path = str(tmp_path / "m")
+    rid = runner.invoke(main, ["add", "Biscuit is the dog", "--user", "u", "--path", path])
+    res = runner.invoke(main, ["search", "dog", "--user", "u", "--path", path, "--json"])
+    assert [h["id"] for h in json.loads(res.output)] == [rid.output.strip()]
+    # --top-k defaults to Settings.retrieval.default_top_k, read from the environment too
+    for i in range(3):
+        runner.invoke(main, ["add", f"dog fact {i}", "--user", "u", "--path", path])
+    env = {"RECALL_DEFAULT_TOP_K": "2"}
+    res = runner.invoke(main, ["search", "dog", "--user", "u", "--path", path, "--json"], env=env)
+    assert len(json.loads(res.output)) == 2
+
+
+def test_a_bad_setting_is_one_line_naming_the_variable(runner: CliRunner, tmp_path: Path) -> None:
+    res = runner.invoke(main, ["stats", "--path", str(tmp_path / "m")], env={"RECALL_ALPHA": "2"})
+    assert res.exit_code == 1 and res.output.count("\n") == 1
+    assert res.output.startswith("error: invalid settings: RECALL_ALPHA='2' (environment)")
+
+
+def test_settings_command_lists_every_setting(runner: CliRunner) -> None:
+    from recall.settings import reference
+
+    res = runner.invoke(main, ["settings", "--json"], env={"RECALL_ALPHA": "0.25"})
+    assert res.exit_code == 0, res.output
+    rows = {r["env"]: r for r in json.loads(res.output)}
+    assert len(rows) == len(list(reference()))
+    assert rows["RECALL_ALPHA"]["value"] == 0.25 and rows["RECALL_ALPHA"]["default"] == "0.5"
+
+
+def test_docs_settings_md_is_generated_from_the_code() -> None:
+    from recall.cli.settings import markdown_reference
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
+    assert docs.read_text(encoding="utf-8") == markdown_reference(), (
+        "docs/settings.md is stale: run `recall settings --markdown > docs/settings.md`"
+    )
