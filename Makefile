@@ -29,10 +29,11 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
-# The fast set for development: everything not marked slow; memories embed with the
-# HashEmbedder stand-in (tests/conftest.py). About 100 s on a busy 2-core machine.
+# The fast set for development: everything not marked slow, on two worker processes;
+# memories embed with the HashEmbedder stand-in (tests/conftest.py). About a minute on the
+# quiet 2-core machine. `make test` and `make check` run the whole suite in one process.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" -n 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check recall tests benchmarks examples

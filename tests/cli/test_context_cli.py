@@ -212,6 +212,7 @@ def test_context_command_shows_the_usage_warning(mem: recall.Memory, tmp_path: P
     assert json.loads(res.output)["report"]["warning"] is None
 
 
+@pytest.mark.slow  # two sessions of the example agent loop, ~1.7 s
 def test_agent_loop_dry_run_remembers_a_first_session_in_a_later_one(
     embedder: recall.Embedder, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
