@@ -156,6 +156,10 @@ class RestApi:
         """POST /recall: deep_recall."""
         uid = self._user(request)
         body = await read_body(request, s.RecallBody)
+        # The schema's bound is the environment's at import; the memory's settings win.
+        most = self.amem.memory.settings.retrieval.tool_max_top_k
+        if body.top_k > most:
+            raise InputError(f"top_k must be at most {most} (tool_max_top_k), got {body.top_k}")
         hits = await self.amem.deep_recall(
             body.query,
             user_id=uid,

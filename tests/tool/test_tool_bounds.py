@@ -98,3 +98,22 @@ def test_the_environment_variable_bounds_the_tool(tmp_path: Path) -> None:
     )
     maximum, error = json.loads(done.stdout)
     assert maximum == 3 and "top_k" in error
+
+
+def test_rest_answers_with_the_memorys_bound(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from recall.server import build_app
+
+    settings = recall.Settings(path=tmp_path / "m", vector_partitions=4, tool_max_top_k=3)
+    with (
+        recall.open(settings=settings) as mem,
+        TestClient(
+            build_app(mem), client=("127.0.0.1", 40000), base_url="http://localhost"
+        ) as client,
+    ):
+        url = "/v1/users/u1/recall"
+        over = client.post(url, json={"query": "cache", "top_k": 4})
+        assert over.status_code == 400
+        assert "tool_max_top_k" in over.json()["error"]
+        assert client.post(url, json={"query": "cache", "top_k": 3}).status_code == 200
