@@ -201,11 +201,12 @@ def time_window(
         raise InputError(str(exc)) from None
     if start is not None and end is not None and start >= end:
         raise InputError(f"since ({start.isoformat()}) must be before until ({end.isoformat()})")
-    asked = asking_part(query)
-    found = resolve_time(asked, at) if settings.retrieval.relative_time else None
+    found = resolve_time(asking_part(query), at) if settings.retrieval.relative_time else None
     if found is None:
         return start, end, None
-    if names_only_time(asked, found):
+    # A topic anywhere in the query ("I'm training for a marathon. What did we say last
+    # week?") keeps the window soft; only a query with nothing but a time makes it hard.
+    if names_only_time(query, found):
         # "What did we talk about last week?": the time is the whole question.
         lo = found.start if start is None else max(start, found.start)
         hi = found.end if end is None else min(end, found.end)

@@ -20,13 +20,14 @@ An object that already has all of ``Embedder`` (``id``, ``dimension``, ``embed_d
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ConfigError, EmbedderError
+from ..errors import ConfigError, EmbedderError, RecallError
 from .embed import Embedder
 from .spec import OWN_PREFIX, IndexSpec
 
@@ -66,11 +67,15 @@ class AdaptedEmbedder:
         declared = getattr(model, "dimension", None)
         self._dimension: int | None = None
         if declared is not None:
-            if isinstance(declared, bool) or not isinstance(declared, int) or declared < 1:
+            try:  # an int, or an int-like such as numpy's
+                size = operator.index(declared)
+            except TypeError:
+                size = 0
+            if isinstance(declared, bool) or size < 1:
                 raise ConfigError(
                     f"embedder {self.id!r}: dimension must be a positive int, got {declared!r}"
                 )
-            self._dimension = declared
+            self._dimension = size
         else:  # the first call tells it
             self.embed_documents([PROBE])
         #: Length of every vector.
@@ -80,7 +85,15 @@ class AdaptedEmbedder:
         """One normalized row per text (checked: see the module docs)."""
         if not texts:
             return np.zeros((0, self._dimension or 0), dtype=np.float32)
-        return self._checked(self.model.embed(list(texts)), len(texts))
+        try:
+            raw = self.model.embed(list(texts))
+        except RecallError:
+            raise
+        except Exception as exc:  # a remote model's outage, its client's bug: ours to name
+            raise EmbedderError(
+                f"embedder {self.id!r} failed: {type(exc).__name__}: {exc}"
+            ) from exc
+        return self._checked(raw, len(texts))
 
     def embed_query(self, text: str) -> Vectors:
         """One normalized vector (1-D)."""

@@ -19,7 +19,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import StoreError
+from ..errors import EmbedderError, StoreError
 from ..models import Hit, RecallRequest, Record
 from ..settings import Settings
 from ..store import Store
@@ -131,7 +131,7 @@ class Retriever:
         try:
             self.sync.ensure(req.user_id)
             part = self.partitions.get(req.user_id, req.kinds, embedder)
-        except StoreError:
+        except (StoreError, EmbedderError):
             if not allow_degraded:
                 raise
             degraded = True
@@ -202,9 +202,14 @@ class Retriever:
         if degraded:
             return kw_top, None, True
         r = self.settings.retrieval
-        routes = crosslang.routes(
-            embedder, req.query, part.cjk, r.cross_language_scale, r.cross_language_scale_cjk
-        )
+        try:
+            routes = crosslang.routes(
+                embedder, req.query, part.cjk, r.cross_language_scale, r.cross_language_scale_cjk
+            )
+        except EmbedderError:  # your own model is down: keyword only, if allowed
+            if not allow:
+                raise
+            return kw_top, None, True
         if part.matrix is not None:
             vec_all = crosslang.score_matrix(part.matrix, routes)
             hard = window.mask(part, req.since, req.until)
@@ -212,7 +217,7 @@ class Retriever:
             return np.union1d(kw_top, _top(ranked, pool)), vec_all, False
         try:
             cand, vec_all = self._vector_cold(req, part, routes, kw_top, pool, links)
-        except StoreError:
+        except (StoreError, EmbedderError):
             if not allow:
                 raise
             return kw_top, None, True

@@ -21,7 +21,7 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 
-from ..errors import StoreError
+from ..errors import EmbedderError, StoreError
 from ..models import Record
 from ..store import Store, content_hash
 from .embed import Embedder
@@ -87,7 +87,7 @@ class IndexSync:
             try:
                 self._embed_upsert(user_id, written)
                 self.vectors.delete(user_id, list(deleted))
-            except StoreError as exc:
+            except (StoreError, EmbedderError) as exc:  # the vector store, or your own model
                 log.warning("recall: stored, index left lagging for %s: %s", user_id, exc)
                 return
             moved = self.store.set_index_version(self.key, user_id, version, expected=version - 1)

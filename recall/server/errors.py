@@ -26,6 +26,7 @@ from ..errors import (
     AuthError,
     BodyTimeoutError,
     ConfigError,
+    EmbedderError,
     ForbiddenError,
     HostError,
     IndexStaleError,
@@ -74,6 +75,7 @@ _STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (StoreError, 503),
     (IndexStaleError, 503),
     (LLMError, 502),
+    (EmbedderError, 502),  # your own embedder failed or answered badly: an upstream's fault
     (ConfigError, 500),
     (TimeoutError, 504),
 )

@@ -158,12 +158,15 @@ class RestApi:
         body = await read_body(request, s.RecallBody)
         # The schema's bound is the environment's at import; the memory's settings win.
         most = self.amem.memory.settings.retrieval.tool_max_top_k
-        if body.top_k > most:
-            raise InputError(f"top_k must be at most {most} (tool_max_top_k), got {body.top_k}")
+        top_k = body.top_k
+        if "top_k" not in body.model_fields_set:  # the schema's default, within the bound
+            top_k = min(top_k, most)
+        elif top_k > most:
+            raise InputError(f"top_k must be at most {most} (tool_max_top_k), got {top_k}")
         hits = await self.amem.deep_recall(
             body.query,
             user_id=uid,
-            top_k=body.top_k,
+            top_k=top_k,
             depth=body.depth,
             kinds=body.kinds,
             since=body.since,

@@ -80,9 +80,9 @@ STATEMENT: Final[dict[str, tuple[str, str]]] = {
         r"一辆|开的是|置换",
     ),
     "diet": (
-        # A vegetarian restaurant or menu is a place, not the user's diet.
+        # A vegetarian restaurant or menu is a place, not the user's diet ("vegetarian food" is).
         r"\b(?:vegan|vegetarian|plant-based)\b(?!\s+(?:restaurants?|places?|caf[eé]s?|spots?|"
-        r"menus?|options?|dish(?:es)?|burgers?|food|cookbooks?|recipes?)\b)|"
+        r"menus?|cookbooks?|recipes?)\b)|"
         r"\bpescatarian\b|\bketo\b|\bdiet\b|"
         r"\beat(?:ing)? meat\b|\b(?:stopped|quit|no longer|don't|do not) eat\w*\b|\bgluten-free\b|"
         r"\bintermittent fasting\b|\bcarnivore\b|\beating window\b|\bcount(?:ing)? calories\b|"

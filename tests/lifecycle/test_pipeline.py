@@ -309,6 +309,11 @@ _CHILD = textwrap.dedent(
     marker = folder / "marker"
 
     def hang():
+        if mode == "background":
+            # Kill only once all 30 writes were acknowledged (update_memory returned): one
+            # that never returned may be lost, and the test would count it.
+            while not (folder / "all_queued").exists():
+                time.sleep(0.01)
         marker.write_text("in the middle")
         time.sleep(600)
 
@@ -337,6 +342,7 @@ _CHILD = textwrap.dedent(
         for i in range(30):
             msg = [{"role": "user", "content": f"Shipment {48100 + i} reached depot {i + 7}."}]
             life.update_memory(msg, user_id="u1", background=True)
+        (folder / "all_queued").write_text("30")
         life.flush()
     """
 )

@@ -220,15 +220,46 @@ def test_bad_vectors_raise_embedder_error(fault: str) -> None:
     assert issubclass(EmbedderError, ConfigError)
 
 
-def test_bad_vectors_are_refused_at_open_and_at_write(tmp_path: Path) -> None:
+def test_bad_vectors_are_refused_at_open_and_at_read(tmp_path: Path) -> None:
     with pytest.raises(EmbedderError, match="one vector per text"):
         recall.open(settings=_settings(tmp_path), embedder=Bad("rows", dimension=None))
     with pytest.raises(EmbedderError, match="NaN"):
         recall.open(settings=_settings(tmp_path), embedder=Bad("nan", dimension=None))
-    mem = recall.open(settings=_settings(tmp_path), embedder=Bad("dimension"))
-    with mem, pytest.raises(EmbedderError, match="4 dimensions, not 8"):
-        mem.add("a note", user_id="u")
+    with recall.open(settings=_settings(tmp_path), embedder=Bad("dimension")) as mem:
+        # The write is committed before indexing, so it stands (the index lags); the
+        # read that needs the vectors says what is wrong.
+        mem.add("a note", user_id="u", id="n")
+        assert [r.id for r in mem.records("u")] == ["n"]
+        with pytest.raises(EmbedderError, match="4 dimensions, not 8"):
+            mem.deep_recall("note", user_id="u")
     with pytest.raises(ConfigError, match="no method embed"):
         recall.open(settings=_settings(tmp_path), embedder=object())  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="positive int"):
         AdaptedEmbedder(Bad("none", dimension=0))
+
+
+class Flaky(Minimal):
+    """A remote model that goes down after open: its client raises its own error."""
+
+    down = False
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if self.down:
+            raise ConnectionError("model endpoint unreachable")
+        return super().embed(texts)
+
+
+def test_an_embedder_outage_loses_no_write_and_raises_ours(tmp_path: Path) -> None:
+    model = Flaky()
+    with recall.open(settings=_settings(tmp_path), embedder=model) as mem:
+        mem.add("The deploy runs on Fridays.", user_id="u", id="d")
+        model.down = True
+        # Stored before indexing: the write stands, the index lags, nothing is raised.
+        mem.add("The standup moved to ten.", user_id="u", id="s")
+        assert {r.id for r in mem.records("u")} == {"d", "s"}
+        with pytest.raises(EmbedderError, match="ConnectionError"):
+            mem.deep_recall("deploy", user_id="u")
+        degraded = mem.deep_recall("standup", user_id="u", allow_degraded=True)
+        assert [h.id for h in degraded] == ["s"]
+        model.down = False
+        assert {h.id for h in mem.deep_recall("standup deploy", user_id="u")} == {"d", "s"}

@@ -189,3 +189,16 @@ def test_chatter_about_today_before_the_question_names_no_window() -> None:
     asked = "散步的时候想起来了。我昨天说的那个人，爱好是什么？"
     soft = time_window(asked, None, None, now, settings)[2]
     assert soft == (datetime(2024, 4, 3, tzinfo=UTC), datetime(2024, 4, 4, tzinfo=UTC))
+
+
+def test_a_topic_in_a_leading_sentence_keeps_the_window_soft() -> None:
+    now = datetime(2024, 4, 4, 18, tzinfo=UTC)
+    query = "I am training for the Berlin marathon. What did we talk about last week?"
+    start, end, soft = time_window(query, None, None, now, Settings())
+    assert (start, end) == (None, None) and soft is not None
+    # Abbreviations and decimals end no sentence: the time word is still read.
+    for query in (
+        "What did I do yesterday at 3 p.m. with Sam?",
+        "Version 3.5 shipped. What broke yesterday?",
+    ):
+        assert time_window(query, None, None, now, Settings())[2] is not None

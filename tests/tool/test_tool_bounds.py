@@ -117,3 +117,11 @@ def test_rest_answers_with_the_memorys_bound(tmp_path: Path) -> None:
         assert over.status_code == 400
         assert "tool_max_top_k" in over.json()["error"]
         assert client.post(url, json={"query": "cache", "top_k": 3}).status_code == 200
+        # No top_k: the schema's default (the environment's), kept within this memory's bound.
+        settings2 = recall.Settings(path=tmp_path / "m2", vector_partitions=4, tool_max_top_k=1)
+        with recall.open(settings=settings2) as small:
+            small.add("the cache is warm", user_id="u1")
+            app = build_app(small)
+            with TestClient(app, client=("127.0.0.1", 40000), base_url="http://localhost") as c:
+                answer = c.post(url, json={"query": "cache"})
+                assert answer.status_code == 200 and len(answer.json()["hits"]) == 1
