@@ -29,6 +29,7 @@ __all__ = [
     "DeepRecallArgs",
     "Search",
     "args_model",
+    "bound_top_k",
     "deep_recall_tool",
     "handle_tool_call",
     "wants_deep_recall",
@@ -132,6 +133,18 @@ def args_model(settings: Settings | None = None) -> type[DeepRecallArgs]:
     if settings is None:
         return DeepRecallArgs
     return _bounded(settings.retrieval.tool_max_top_k, settings.retrieval.default_top_k)
+
+
+def bound_top_k(top_k: int, settings: Settings, *, given: bool = True) -> int:
+    """``top_k`` within ``settings.retrieval.tool_max_top_k``, for callers whose schema was
+    bound by the environment at import (MCP, REST): a value the client ``given`` over the
+    bound is an :class:`InputError`; the schema's default is lowered to the bound."""
+    most = settings.retrieval.tool_max_top_k
+    if top_k <= most:
+        return top_k
+    if given:
+        raise InputError(f"top_k must be at most {most} (tool_max_top_k), got {top_k}")
+    return most
 
 
 def _schema(args: type[DeepRecallArgs]) -> dict[str, Any]:

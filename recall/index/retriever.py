@@ -37,6 +37,8 @@ from .vector import VectorIndex
 __all__ = ["Retriever"]
 
 log = logging.getLogger(__name__)
+#: The vector side is down (the store or your own model): keyword only, when allowed.
+_VECTOR_DOWN = (StoreError, EmbedderError)
 
 
 def _top(scores: npt.NDArray[np.float64], n: int) -> npt.NDArray[np.intp]:
@@ -131,7 +133,7 @@ class Retriever:
         try:
             self.sync.ensure(req.user_id)
             part = self.partitions.get(req.user_id, req.kinds, embedder)
-        except (StoreError, EmbedderError):
+        except _VECTOR_DOWN:
             if not allow_degraded:
                 raise
             degraded = True
@@ -217,7 +219,7 @@ class Retriever:
             return np.union1d(kw_top, _top(ranked, pool)), vec_all, False
         try:
             cand, vec_all = self._vector_cold(req, part, routes, kw_top, pool, links)
-        except (StoreError, EmbedderError):
+        except _VECTOR_DOWN:
             if not allow:
                 raise
             return kw_top, None, True

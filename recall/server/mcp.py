@@ -28,12 +28,12 @@ from mcp_types import INVALID_REQUEST
 from pydantic import Field
 
 from .. import __version__
-from ..errors import RecallError
+from ..errors import InputError, RecallError
 from ..lifecycle.article import LongTerm
 from ..lifecycle.pipeline import UpdateResult
 from ..memory import Memory
 from ..models import require_user_id
-from ..tool import DEEP_RECALL_TOOL, DeepRecallArgs
+from ..tool import DEEP_RECALL_TOOL, DeepRecallArgs, bound_top_k
 from .aio import AsyncMemory
 from .auth import ApiKeys, key_from_headers
 from .mcp_corrections import add_correction_tools
@@ -164,9 +164,10 @@ class _Tools:
         until: Annotated[str | None, _ARGS["until"]] = None,
     ) -> RecallResponse:
         uid = self.user(ctx, user_id)
-        most = self.amem.memory.settings.retrieval.tool_max_top_k  # the schema: the env's
-        if top_k > most:
-            raise ToolError(f"top_k must be at most {most} (tool_max_top_k), got {top_k}")
+        try:  # the schema's bound is the environment's at import; the memory's wins
+            top_k = bound_top_k(top_k, self.amem.memory.settings)
+        except InputError as exc:
+            raise ToolError(str(exc)) from None
         call = self.amem.deep_recall(
             query, user_id=uid, top_k=top_k, depth=depth, since=since, until=until
         )

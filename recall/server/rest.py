@@ -38,6 +38,7 @@ from ..lifecycle.article import LongTerm
 from ..lifecycle.pipeline import UpdateResult
 from ..memory.users import ImportResult, UserDeletion
 from ..models import require_user_id
+from ..tool import bound_top_k
 from . import schemas as s
 from .aio import AsyncMemory
 from .auth import ApiKeys, key_from_headers
@@ -156,13 +157,8 @@ class RestApi:
         """POST /recall: deep_recall."""
         uid = self._user(request)
         body = await read_body(request, s.RecallBody)
-        # The schema's bound is the environment's at import; the memory's settings win.
-        most = self.amem.memory.settings.retrieval.tool_max_top_k
-        top_k = body.top_k
-        if "top_k" not in body.model_fields_set:  # the schema's default, within the bound
-            top_k = min(top_k, most)
-        elif top_k > most:
-            raise InputError(f"top_k must be at most {most} (tool_max_top_k), got {top_k}")
+        given = "top_k" in body.model_fields_set
+        top_k = bound_top_k(body.top_k, self.amem.memory.settings, given=given)
         hits = await self.amem.deep_recall(
             body.query,
             user_id=uid,
