@@ -50,6 +50,7 @@ from .lifecycle.answer import AnswerWithSummary, parse_answer_with_summary
 from .lifecycle.article import LongTerm
 from .lifecycle.pipeline import UpdateResult
 from .memory import Memory, open
+from .memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
 from .models import Hit, Record
 from .settings import Settings
 from .text import count_tokens, estimate_tokens, tokenize
@@ -63,6 +64,8 @@ from .tool import (
 
 __all__ = [
     "AnswerWithSummary",
+    "ArticleDiff",
+    "ArticleVersion",
     "AuthError",
     "BodyTimeoutError",
     "BuiltContext",
@@ -78,6 +81,7 @@ __all__ = [
     "DeepRecallArgs",
     "Embedder",
     "EmbedderError",
+    "Explained",
     "ForbiddenError",
     "Hit",
     "HostError",
@@ -100,6 +104,7 @@ __all__ = [
     "ProposalState",
     "RecallError",
     "Record",
+    "RecordPage",
     "Session",
     "Settings",
     "StoreError",

@@ -129,6 +129,24 @@ class Retriever:
     ) -> list[Hit]:
         """The top ``req.top_k`` hits for the request, best first, less those under the
         relevance floor (:mod:`.floor`)."""
+        hits = self.ranked(req, embedder, alpha=alpha, fusion=fusion, allow_degraded=allow_degraded)
+        return self.floored(hits, req)
+
+    def floored(self, hits: list[Hit], req: RecallRequest) -> list[Hit]:
+        """``hits`` (order kept) less those under the relevance floor (:mod:`.floor`)."""
+        return floor_hits(hits, req, self.analyzer, self.settings.retrieval)
+
+    def ranked(
+        self,
+        req: RecallRequest,
+        embedder: Embedder,
+        *,
+        alpha: float,
+        fusion: Literal["linear", "rrf"],
+        allow_degraded: bool = False,
+    ) -> list[Hit]:
+        """The top ``req.top_k`` hits, best first, before the relevance floor: what
+        :meth:`search` returns and what it removed (the inspector shows both)."""
         degraded = False
         try:
             self.sync.ensure(req.user_id)
@@ -180,8 +198,7 @@ class Retriever:
         order = np.lexsort((-vec_leg, -kw, -rank))[: req.top_k]
         # A question about the present gets the newest statement of its slot first.
         order = order[present_first(req.query, [part.records[int(cand[j])] for j in order])]
-        hits = _hits(part.records, cand, order, fused, kw, vec, vec_leg, degraded)
-        return floor_hits(hits, req, self.analyzer, self.settings.retrieval)
+        return _hits(part.records, cand, order, fused, kw, vec, vec_leg, degraded)
 
     def _candidates(
         self,

@@ -2,8 +2,9 @@
 
 :class:`Memory` is assembled from one part per concern, each a module of its own: the core
 (:mod:`.core`: records in, hits out) and the memory tiers (:mod:`.tiers`: update_memory,
-short-term, the long-term article), whole users (:mod:`.users`) and forgetting a fact
-everywhere (:mod:`.forget`). None holds retrieval or lifecycle logic of its own.
+short-term, the long-term article), whole users (:mod:`.users`), forgetting a fact
+everywhere (:mod:`.forget`) and the read-only views (:mod:`.inspect`). None holds
+retrieval or lifecycle logic of its own.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from ..index.own import Embeds
 from ..inputs import open_settings
 from ..settings import Settings
 from .forget import ForgetMethods
+from .inspect import InspectMethods
 from .tiers import TierMethods
 from .users import UserMethods
 
 __all__ = ["Memory", "open"]
 
 
-class Memory(ForgetMethods, TierMethods, UserMethods):
+class Memory(ForgetMethods, TierMethods, UserMethods, InspectMethods):
     """One memory folder: a SQLite store, a Chroma vector index and BM25 partitions."""
 
 

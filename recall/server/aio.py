@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..lifecycle.pipeline import UpdateResult
     from ..memory import Memory
     from ..memory.forget import Forgotten
+    from ..memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
     from ..memory.users import ImportResult, UserDeletion
     from ..models import Hit, Record
 
@@ -217,6 +218,63 @@ class AsyncMemory(TenantLanes):
     async def flush(self, timeout: float | None = None) -> bool:
         """:meth:`recall.Memory.flush`."""
         return await self.run(self.memory.flush, timeout)
+
+    # --- the read-only views -------------------------------------------------------------
+    async def browse(
+        self,
+        user_id: str,
+        *,
+        kinds: Sequence[str] | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        offset: int = 0,
+        limit: int = 50,
+    ) -> RecordPage:
+        """:meth:`recall.Memory.browse`."""
+        return await self.run_for(
+            user_id,
+            self.memory.browse,
+            user_id,
+            kinds=kinds,
+            since=since,
+            until=until,
+            offset=offset,
+            limit=limit,
+        )
+
+    async def article_versions(self, user_id: str) -> list[ArticleVersion]:
+        """:meth:`recall.Memory.article_versions`."""
+        return await self.run_for(user_id, self.memory.article_versions, user_id)
+
+    async def article_diff(self, user_id: str, old: int, new: int | None = None) -> ArticleDiff:
+        """:meth:`recall.Memory.article_diff`."""
+        return await self.run_for(user_id, self.memory.article_diff, user_id, old, new)
+
+    async def explain(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        top_k: int | None = None,
+        kinds: Sequence[str] | None = None,
+        depth: inputs.Depth | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        now: datetime | str | None = None,
+    ) -> Explained:
+        """:meth:`recall.Memory.explain`."""
+        return await self.run_for(
+            user_id,
+            self.memory.explain,
+            query,
+            user_id=user_id,
+            top_k=top_k,
+            kinds=kinds,
+            depth=depth,
+            since=since,
+            until=until,
+            now=now,
+        )
 
     # --- whole users --------------------------------------------------------------------
     async def delete_user(self, user_id: str) -> UserDeletion:
