@@ -86,13 +86,28 @@ def routes(
     return [r for r in out if r.mask.any()]
 
 
+def _dot(matrix: Vectors, vector: Vectors) -> npt.NDArray[np.float64]:
+    """``matrix @ vector`` over the columns where ``vector`` is not zero.
+
+    A composite's query vector is zero outside the blocks of the models it is routed to;
+    on a column-major matrix (the partitions') those columns are contiguous, so the product
+    reads only them."""
+    nonzero = np.flatnonzero(vector)
+    if nonzero.size == 0:
+        return np.zeros(matrix.shape[0], dtype=np.float64)
+    lo, hi = int(nonzero[0]), int(nonzero[-1]) + 1
+    return (matrix[:, lo:hi] @ vector[lo:hi]).astype(np.float64)
+
+
 def score_matrix(matrix: Vectors, rs: Sequence[Route]) -> npt.NDArray[np.float64]:
     """Every row's score (rows aligned with the mask of the routes)."""
     if len(rs) == 1 and rs[0].factor == 1.0:
-        return (matrix @ rs[0].vector).astype(np.float64)
+        return _dot(matrix, rs[0].vector)
     out = np.zeros(matrix.shape[0], dtype=np.float64)
     for r in rs:
-        out[r.mask] = (matrix[r.mask] @ r.vector).astype(np.float64) * r.factor
+        # Every row through the route's columns, then the route's rows kept: a row gather
+        # first would copy the matrix.
+        out[r.mask] = _dot(matrix, r.vector)[r.mask] * r.factor
     return out
 
 
