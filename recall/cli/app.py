@@ -3,11 +3,16 @@
 Every command takes ``--path`` (default ``RECALL_PATH``, else ``./memory``) and most take
 ``--chroma-url``. A :class:`~recall.errors.RecallError` raised anywhere under the group
 becomes one line on stderr (``error: ...``) and exit code 1, never a traceback.
+
+A command that prints takes ``--json`` (:data:`json_option`): one JSON document on stdout
+(:func:`echo_json`) and nothing else there; progress, prompts and errors go to stderr.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +28,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RecallGroup",
+    "echo_json",
+    "json_option",
     "main",
     "open_memory",
     "path_option",
+    "read_query",
     "require_folder",
     "settings_and_spec",
     "url_option",
@@ -69,6 +77,31 @@ url_option = click.option(
     default=lambda: os.environ.get("RECALL_CHROMA_URL"),
     help="Chroma server URL (default: $RECALL_CHROMA_URL, else the embedded store).",
 )
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON document on stdout instead."
+)
+
+
+def echo_json(data: object, *, indent: int | None = None) -> None:
+    """Print ``data`` as the one JSON document of a ``--json`` command (UTF-8 as is)."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=indent))
+
+
+def read_query(query: str) -> str:
+    """QUERY itself, or standard input when it is ``-`` (one trailing newline dropped).
+
+    Standard input is decoded strictly (invalid UTF-8 is the group's one-line error); an
+    empty query read from it is an InputError here, naming where it came from.
+    """
+    from ..errors import InputError
+
+    if query != "-":
+        return query
+    text = sys.stdin.buffer.read().decode("utf-8")
+    text = text[:-2] if text.endswith("\r\n") else text.removesuffix("\n")
+    if not text.strip():
+        raise InputError("the query read from standard input (QUERY -) is empty")
+    return text
 
 
 def open_memory(path: Path, chroma_url: str | None, *, create: bool = False) -> Memory:

@@ -1,8 +1,8 @@
-"""``recall ingest`` and ``recall memory show``: fill a user's memory from a file, and read it."""
+"""``recall ingest`` and ``recall memory show|versions|diff``: fill a user's memory from a
+file, and read it (the corrections on the same group: :mod:`recall.cli.corrections`)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .app import main, open_memory, path_option, url_option
+from .app import echo_json, json_option, main, open_memory, path_option, url_option
 
 if TYPE_CHECKING:
     from ..lifecycle.pipeline import LongTerm
     from ..memory import Memory
     from ..models import Record
 
-__all__ = ["ingest_command", "memory_group", "render_memory"]
+__all__ = ["diff", "ingest_command", "memory_group", "render_memory", "show", "versions"]
 
 
 def _summary_lines(records: Sequence[Record]) -> list[str]:
@@ -114,7 +114,7 @@ def ingest_command(
     ):
         report = ingest(mem, updates, user_id=user_id, progress=lambda _u: bar.update(1))
     if as_json:
-        click.echo(report.model_dump_json())
+        echo_json(report.model_dump(mode="json"))
         return
     click.echo(
         f"ingested {report.updates} updates from {file.name} for user {report.user_id} in "
@@ -125,7 +125,7 @@ def ingest_command(
 
 @main.group("memory")
 def memory_group() -> None:
-    """Read a user's memory: the long-term article and the short-term summaries."""
+    """A user's memory: the long-term article, its versions, the short-term summaries."""
 
 
 @memory_group.command("show")
@@ -153,6 +153,54 @@ def show(
             "summaries_kind": "short_term" if version is None else "promoted",
             "summaries": [r.model_dump(mode="json") for r in summaries],
         }
-        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        echo_json(out, indent=2)
         return
     click.echo(render_memory(user_id, article, latest, summaries, past=version is not None))
+
+
+@memory_group.command("versions")
+@click.option("--user", "user_id", required=True, help="Whose memory.")
+@json_option
+@path_option
+@url_option
+def versions(user_id: str, as_json: bool, path: Path, chroma_url: str | None) -> None:
+    """List every stored version of USER's long-term article, newest first."""
+    with open_memory(path, chroma_url) as mem:
+        rows = mem.article_versions(user_id)
+    if as_json:
+        echo_json([v.model_dump(mode="json") for v in rows])
+        return
+    if not rows:
+        click.echo(f"user {user_id}: no article version yet (nothing promoted)")
+        return
+    click.echo(f"{'version':>7}  {'updated':<25}  {'tokens':>6}  {'promoted':>8}")
+    for v in rows:
+        when = v.updated_at.isoformat(timespec="seconds")
+        click.echo(f"{v.version:>7}  {when:<25}  {v.tokens:>6}  {v.promoted:>8}")
+
+
+@memory_group.command("diff")
+@click.argument("old", type=int)
+@click.argument("new", type=int, required=False)
+@click.option("--user", "user_id", required=True, help="Whose memory.")
+@json_option
+@path_option
+@url_option
+def diff(
+    old: int, new: int | None, user_id: str, as_json: bool, path: Path, chroma_url: str | None
+) -> None:
+    """What changed in USER's article from version OLD to NEW (default: the newest), per
+    chapter, as a unified diff."""
+    with open_memory(path, chroma_url) as mem:
+        done = mem.article_diff(user_id, old, new)
+    if as_json:
+        echo_json(done.model_dump(mode="json"))
+        return
+    click.echo(f"user {done.user_id}: article version {done.old} -> {done.new}")
+    for chapter in done.chapters:
+        if not chapter.changed:
+            click.echo(f"## {chapter.chapter}: unchanged")
+            continue
+        click.echo(f"## {chapter.chapter}")
+        for line in chapter.lines:
+            click.echo(line)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from .app import main, require_folder
+from .app import echo_json, json_option, main, require_folder
 
 if TYPE_CHECKING:
     from ..store import SqlStore
@@ -30,7 +31,8 @@ def _open(where: str, *, source: bool) -> SqlStore:
 @click.option("--from", "source", required=True, help="A memory folder or a postgresql:// URL.")
 @click.option("--to", "target", required=True, help="A memory folder or a postgresql:// URL.")
 @click.option("--quiet", is_flag=True, help="No progress.")
-def migrate(source: str, target: str, quiet: bool) -> None:
+@json_option
+def migrate(source: str, target: str, quiet: bool, as_json: bool) -> None:
     """Copy every record, article and setting from one store to another (resumable).
 
     Rerun it after an interruption: users already copied are skipped. The vectors stay
@@ -56,10 +58,20 @@ def migrate(source: str, target: str, quiet: bool) -> None:
         dst.close()
     if not quiet and report.users:
         click.echo("", err=True)
-    click.echo(
-        f"copied {report.copied_users} users ({report.skipped_users} already there), "
-        f"{report.records} records, from {redact(source)} to {redact(target)}; "
-        + ("every user verified" if report.ok else f"MISMATCH for {report.mismatched[:5]}")
-    )
+    if as_json:  # exit code 1 on a mismatch all the same
+        echo_json(
+            {
+                **dataclasses.asdict(report),
+                "ok": report.ok,
+                "source": redact(source),
+                "target": redact(target),
+            }
+        )
+    else:
+        click.echo(
+            f"copied {report.copied_users} users ({report.skipped_users} already there), "
+            f"{report.records} records, from {redact(source)} to {redact(target)}; "
+            + ("every user verified" if report.ok else f"MISMATCH for {report.mismatched[:5]}")
+        )
     if not report.ok:
         sys.exit(1)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from ..settings import Settings, reference
 from ..settings.redact import shown_setting
-from .app import main
+from .app import echo_json, main
 
 __all__ = ["markdown_reference", "settings_command"]
 
@@ -44,8 +42,11 @@ def settings_command(as_json: bool, markdown: bool) -> None:
     """List every setting: name, environment variable, default and meaning.
 
     With --json, the values in effect here (environment included) are printed too. API
-    keys print as *** once set; a URL's password is masked.
+    keys print as *** once set; a URL's password is masked. --markdown is the reference
+    document itself, never JSON.
     """
+    if markdown and as_json:
+        raise click.UsageError("give --json or --markdown, not both")
     if markdown:
         click.echo(markdown_reference(), nl=False)
         return
@@ -64,7 +65,7 @@ def settings_command(as_json: bool, markdown: bool) -> None:
             }
         )
     if as_json:
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows, indent=2)
         return
     for row in rows:
         click.echo(f"{row['env']:<40} {row['value']!s:<16} {row['description']}")

@@ -1,4 +1,8 @@
-"""``recall delete-user``, ``recall export-user``, ``recall import-user``: a user as a whole."""
+"""``recall delete-user``, ``recall export-user``, ``recall import-user``: a user as a whole.
+
+``export-user`` has no ``--json``: what it writes is JSON Lines already, the format
+``import-user`` reads back.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from .app import main, open_memory, path_option, url_option
+from .app import echo_json, json_option, main, open_memory, path_option, url_option
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -26,29 +30,36 @@ __all__ = ["delete_user", "export_user", "import_user"]
     "PostgreSQL: locks each table while it is rewritten) and the write-ahead log "
     "truncated; the embedded Chroma's file too.",
 )
+@json_option
 @path_option
 @url_option
-def delete_user(user_id: str, yes: bool, vacuum: bool, path: Path, chroma_url: str | None) -> None:
+def delete_user(
+    user_id: str, yes: bool, vacuum: bool, as_json: bool, path: Path, chroma_url: str | None
+) -> None:
     """Erase every record, article version, job and vector of USER (cannot be undone).
 
     The rows are gone for every reader at once; with --vacuum the files are rewritten
     without them too. What PostgreSQL's WAL and Chroma's log still keep: the README,
     "Erasure on a server store".
     """
-    if not yes:
-        click.confirm(f"Erase all memory of user {user_id!r} in {path}?", abort=True)
+    if not yes:  # the question on stderr: stdout holds the answer alone (--json)
+        click.confirm(f"Erase all memory of user {user_id!r} in {path}?", abort=True, err=True)
     with open_memory(path, chroma_url) as mem:
         done = mem.delete_user(user_id)
         settings = mem.settings
     if not done.existed:
         raise click.ClickException(f"user {user_id!r} holds no memory in {path}")
-    click.echo(
-        f"erased user {user_id}: {done.records} records, {done.articles} article versions, "
-        f"{done.jobs} jobs, {done.vectors} vectors"
-    )
-    if vacuum:
-        for line in _vacuum(settings):
-            click.echo(line)
+    if not as_json:  # said before the vacuum, which may fail after the erasure held
+        click.echo(
+            f"erased user {user_id}: {done.records} records, {done.articles} article "
+            f"versions, {done.jobs} jobs, {done.vectors} vectors"
+        )
+    lines = _vacuum(settings) if vacuum else None
+    if as_json:
+        echo_json({**done.model_dump(mode="json"), "vacuum": lines})
+        return
+    for line in lines or ():
+        click.echo(line)
 
 
 def _vacuum(settings: Settings) -> list[str]:
@@ -112,12 +123,18 @@ def export_user(user_id: str, out: Path | None, path: Path, chroma_url: str | No
 @click.option(
     "--user", "user_id", default=None, help="Import as this user (default: the exported one)."
 )
+@json_option
 @path_option
 @url_option
-def import_user(source: TextIO, user_id: str | None, path: Path, chroma_url: str | None) -> None:
+def import_user(
+    source: TextIO, user_id: str | None, as_json: bool, path: Path, chroma_url: str | None
+) -> None:
     """Load an export (a file, or - for standard input) into a user that holds nothing yet."""
     with open_memory(path, chroma_url, create=True) as mem:
         done = mem.import_user(source.read(), user_id=user_id)
+    if as_json:
+        echo_json(done.model_dump(mode="json"))
+        return
     click.echo(
         f"imported {done.records} records and {done.articles} article versions as user "
         f"{done.user_id} (from {done.source_user_id})"
