@@ -6,6 +6,7 @@ options; importing a command module registers its commands on the group.
 
 from ..bench.cli import bench
 from . import context, corrections, index, memory, migrate, records, serve, settings, users
+from . import report as report  # registers `recall memory report` (recall/cli/report.py)
 from .app import main
 
 __all__ = ["main"]

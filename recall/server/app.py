@@ -2,7 +2,8 @@
 over stdio for a host that starts the server itself.
 
 HTTP: ``/v1/...`` (REST), ``/mcp`` (MCP, stateless, JSON answers: any replica can take
-any request), ``/openapi.json`` and ``/healthz``; every request passes the
+any request), ``/openapi.json``, ``/healthz`` and the read-only inspector's pages under
+``/ui`` (:mod:`.ui`); every request passes the
 :class:`~recall.server.gate.Gate` first. The models load in the lifespan, before uvicorn
 opens the port, so the first call is as fast as the next. Every connection is bounded:
 its headers by ``header_timeout_s`` (:mod:`.conn`), its body by ``body_timeout_s`` (the
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -37,13 +39,14 @@ from .mcp import build_mcp
 from .openapi import openapi_document
 from .rest import ENDPOINTS, EXCEPTION_HANDLERS, RestApi
 from .stdio import run_stdio
+from .ui import PUBLIC_PATHS, InspectorUi, ui_http_error
 
 if TYPE_CHECKING:
     from ..memory import Memory
 
 __all__ = ["build_app", "serve_http", "serve_stdio", "uvicorn_options"]
 
-_PUBLIC = {"/openapi.json", *(e.path for e in ENDPOINTS if e.public)}
+_PUBLIC = {"/openapi.json", *(e.path for e in ENDPOINTS if e.public), *PUBLIC_PATHS}
 
 
 def build_app(
@@ -53,7 +56,8 @@ def build_app(
     default_user: str | None = None,
     settings: ServerSettings | None = None,
 ) -> Starlette:
-    """The ASGI app serving ``memory``: REST, MCP at ``/mcp``, the OpenAPI document."""
+    """The ASGI app serving ``memory``: REST, MCP at ``/mcp``, the OpenAPI document, the
+    inspector at ``/ui``."""
     conf = settings or memory.settings.server
     amem = AsyncMemory(
         memory, timeout_s=conf.request_timeout_s, tenant_slots=conf.tenant_concurrency
@@ -77,6 +81,7 @@ def build_app(
         *(rest := RestApi(amem, keys)).routes(),
         *CorrectionsApi(rest).routes(),
         Route("/openapi.json", openapi, methods=["GET"]),
+        *InspectorUi(amem, keys).routes(),
         *mcp_app.routes,
     ]
 
@@ -91,7 +96,8 @@ def build_app(
         routes=routes,
         middleware=[gate],
         lifespan=lifespan,
-        exception_handlers=EXCEPTION_HANDLERS,  # 404 and 405 as JSON too
+        # 404 and 405 as JSON too (as a page under /ui)
+        exception_handlers={**EXCEPTION_HANDLERS, HTTPException: ui_http_error},
     )
 
 
@@ -122,7 +128,8 @@ def serve_http(memory: Memory, *, default_user: str | None = None) -> None:
     app = build_app(memory, keys=keys, default_user=default_user, settings=conf)
     print(
         f"recall serve: http://{conf.host}:{conf.port} (MCP at /mcp, REST at /v1, "
-        f"OpenAPI at /openapi.json; {len(keys) if keys else 'no'} API keys)",
+        f"OpenAPI at /openapi.json, the inspector at /ui; "
+        f"{len(keys) if keys else 'no'} API keys)",
         file=sys.stderr,
     )
     uvicorn.run(app, **uvicorn_options(conf))

@@ -6,6 +6,10 @@ never share a user (``acme`` cannot reach ``acme2:bob``). The tenant ``*`` is an
 every user, and the stats. Keys come from ``RECALL_SERVER_API_KEYS`` (``KEY=TENANT``
 pairs, comma-separated) and/or a file (``KEY TENANT`` a line, ``#`` comments); only their
 SHA-256 digests are kept. With no key configured, the server answers loopback clients only.
+
+A request names its key in a header (:func:`key_from_headers`); a person's browser on the
+read-only inspector may name it in the cookie :data:`UI_COOKIE` instead, which counts only
+for a GET or HEAD under ``/ui`` (:func:`request_key`): a cookie never authorizes a write.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ import ipaddress
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from urllib.parse import unquote
+
+from starlette.requests import cookie_parser
 
 from ..errors import ConfigError
 from ..settings import ServerSettings
@@ -24,9 +31,12 @@ __all__ = [
     "ApiKeys",
     "MIN_KEY_CHARS",
     "OPERATOR",
+    "UI_COOKIE",
     "allows",
     "is_loopback",
+    "is_ui_path",
     "key_from_headers",
+    "request_key",
     "tenant_of",
 ]
 
@@ -35,6 +45,10 @@ OPERATOR = "*"
 #: Shortest key accepted: a guessable key is no key.
 MIN_KEY_CHARS = 16
 _TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+#: The inspector's cookie: the key a person gave /ui/login, sent by the browser to /ui only.
+UI_COOKIE = "recall_ui_key"
+_UI = "/ui"
+_READS = frozenset({"GET", "HEAD"})
 
 
 def _digest(key: str) -> str:
@@ -61,6 +75,22 @@ def key_from_headers(headers: Mapping[str, str] | None) -> str | None:
     if scheme.lower() == "bearer" and value.strip():
         return value.strip()
     return (headers.get("x-api-key") or "").strip() or None
+
+
+def is_ui_path(path: str) -> bool:
+    """True for the inspector's pages: ``/ui`` and everything under ``/ui/``."""
+    return path == _UI or path.startswith(_UI + "/")
+
+
+def request_key(headers: Mapping[str, str], method: str, path: str) -> str | None:
+    """The API key of a request: its headers' (:func:`key_from_headers`), else, for a GET
+    or HEAD under ``/ui`` only, the :data:`UI_COOKIE` cookie (URL-decoded, as the login
+    page's script encodes it). A write, ``/v1`` and ``/mcp`` never read the cookie."""
+    key = key_from_headers(headers)
+    if key is not None or method not in _READS or not is_ui_path(path):
+        return key
+    raw = cookie_parser(headers.get("cookie", "")).get(UI_COOKIE, "")
+    return unquote(raw).strip() or None
 
 
 def is_loopback(host: str | None) -> bool:

@@ -11,7 +11,10 @@ be reached around it. In order, before any route runs:
    server's own origin or one of ``RECALL_SERVER_ALLOWED_ORIGINS`` gets in. No Origin (a
    script, curl, an agent host) passes.
 3. **Who** (401/403): with API keys, every non-public path needs a known key; without,
-   only loopback clients get in, whatever address the server was bound to.
+   only loopback clients get in, whatever address the server was bound to. The key is
+   read from the headers, or, for a GET or HEAD under ``/ui`` only (the read-only
+   inspector), from the cookie its login page sets (:func:`~recall.server.auth.request_key`):
+   a cookie, which a browser attaches by itself, never authorizes a write, ``/v1`` or ``/mcp``.
 4. **What** (415): a write under ``/v1`` must say its body is JSON (JSONL for an import).
    A cross-site page can send ``text/plain`` or a form without asking the server first;
    it cannot send ``application/json`` without a CORS preflight, which this server never
@@ -22,7 +25,8 @@ be reached around it. In order, before any route runs:
 
 ``GET /mcp`` answers 405: the MCP endpoint is stateless and answers in JSON, so it never
 has anything to push on a standalone stream, and an idle stream would hold a connection.
-Every refusal is ``{"error", "status"}`` JSON naming the setting that would let it in.
+Every refusal is ``{"error", "status"}`` JSON naming the setting that would let it in
+(under ``/ui``, the same message as a page).
 The Host and Origin rules (steps 1 and 2) live in :mod:`recall.server.doors`.
 """
 
@@ -36,10 +40,11 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..settings import ServerSettings
-from .auth import ApiKeys, is_loopback, key_from_headers
+from .auth import ApiKeys, is_loopback, is_ui_path, request_key
 from .doors import Doors
 from .errors import BodyTimeoutError, ForbiddenError, MediaTypeError, TooLargeError
 from .rest import error_response
+from .ui import html_error
 
 __all__ = ["Doors", "Gate"]
 
@@ -78,7 +83,8 @@ class Gate:
         try:
             self._admit(scope, headers)
         except Exception as exc:
-            await error_response(exc)(scope, receive, send)
+            answer = html_error(exc) if is_ui_path(scope["path"]) else error_response(exc)
+            await answer(scope, receive, send)
             return
         if scope["method"] == "GET" and scope["path"] == _MCP:
             await _no_stream(scope, receive, send)
@@ -109,7 +115,7 @@ class Gate:
                         "configure RECALL_SERVER_API_KEYS to serve other hosts"
                     )
             else:
-                self.keys.tenant(key_from_headers(headers))
+                self.keys.tenant(request_key(headers, scope["method"], scope["path"]))
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
             raise TooLargeError(self._too_large())

@@ -1,0 +1,111 @@
+"""How the inspector answers: every response with the same security headers, every error
+as a page.
+
+The headers: a Content-Security-Policy that allows the page's inline style sheet (by its
+hash), same-origin scripts on the login page only, forms to this origin only, and nothing
+else at all (no frames around it, no images, no connections); ``X-Frame-Options: DENY``,
+``Referrer-Policy: no-referrer``, ``Cache-Control: no-store`` (a page of someone's memory
+stays out of caches), ``X-Content-Type-Options: nosniff``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..auth import is_ui_path
+from ..error_answers import error_response, http_error
+from .page import STYLE_HASH
+from .render import error_page
+
+__all__ = ["LOGIN_JS", "html_error", "html_response", "script_response", "ui_http_error"]
+
+#: The login form's script: keeps the key in a cookie that only this origin's /ui pages
+#: get (``Path=/ui; SameSite=Strict``), then opens the users page. It never sends the key
+#: anywhere itself, and the form's field has no name, so the key is in no URL.
+LOGIN_JS = """\
+"use strict";
+document.getElementById("login").addEventListener("submit", function (event) {
+  event.preventDefault();
+  var key = document.getElementById("key").value.trim();
+  if (!key) { return; }
+  var secure = window.location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = "recall_ui_key=" + encodeURIComponent(key) +
+    "; Path=/ui; SameSite=Strict" + secure;
+  window.location.assign("/ui");
+});
+"""
+
+
+def _headers(*, script: bool) -> dict[str, str]:
+    policy = "; ".join(
+        (
+            "default-src 'none'",
+            f"style-src {STYLE_HASH}",
+            "script-src 'self'" if script else "script-src 'none'",
+            "form-action 'self'",
+            "base-uri 'none'",
+            "frame-ancestors 'none'",
+        )
+    )
+    return {
+        "content-security-policy": policy,
+        "x-frame-options": "DENY",
+        "referrer-policy": "no-referrer",
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+        "cross-origin-resource-policy": "same-origin",
+    }
+
+
+def html_response(
+    page: str,
+    status: int = 200,
+    *,
+    script: bool = False,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    """``page`` as an HTML answer with the inspector's headers; ``script``: the page loads
+    the login script (its policy allows same-origin scripts)."""
+    # Stored text may hold lone surrogates that UTF-8 cannot encode: escaped, not a 500.
+    body = page.encode("utf-8", "backslashreplace")
+    return Response(
+        body,
+        status_code=status,
+        media_type="text/html; charset=utf-8",
+        headers={**_headers(script=script), **(headers or {})},
+    )
+
+
+def script_response() -> Response:
+    """The login page's script, with the same headers as every page."""
+    return Response(
+        LOGIN_JS, media_type="text/javascript; charset=utf-8", headers=_headers(script=False)
+    )
+
+
+def html_error(exc: BaseException) -> Response:
+    """The answer to ``exc`` as a page: the status and message of the REST API's JSON
+    answer (:func:`~recall.server.error_answers.error_response`), never a traceback."""
+    answer = error_response(exc)
+    body = json.loads(bytes(answer.body))
+    status = int(body["status"])
+    extra = {"www-authenticate": "Bearer"} if status == 401 else None
+    return html_response(
+        error_page(status, body["error"], login=status == 401), status, headers=extra
+    )
+
+
+async def ui_http_error(request: Request, exc: Exception) -> Response:
+    """The router's own 404 and 405: a page under ``/ui``, the REST API's JSON elsewhere."""
+    if not is_ui_path(request.url.path) or not isinstance(exc, HTTPException):
+        return await http_error(request, exc)
+    answer = await http_error(request, exc)
+    body = json.loads(bytes(answer.body))
+    return html_response(
+        error_page(exc.status_code, body["error"]), exc.status_code, headers=exc.headers
+    )
