@@ -24,6 +24,7 @@ from ..index.layout import (
     vector_partitions,
 )
 from ..index.own import Embeds, adapt_embedder, own_spec
+from ..index.query_front import fronted
 from ..index.retriever import Retriever
 from ..index.spec import IndexSpec
 from ..index.sync import IndexSync
@@ -103,11 +104,11 @@ class MemoryCore:
         if self._embedder is None:
             with self._embedder_lock:
                 if self._embedder is None:
-                    self._embedder = load_embedder(
-                        self.spec.embedder,
-                        device=self.settings.retrieval.embed_device,
-                        threads=self.settings.retrieval.embed_threads,
+                    r = self.settings.retrieval
+                    model = load_embedder(
+                        self.spec.embedder, device=r.embed_device, threads=r.embed_threads
                     )
+                    self._embedder = fronted(model, r.query_cache_size)
         return self._embedder
 
     # --- writes -------------------------------------------------------------------------

@@ -163,6 +163,13 @@ class RetrievalSettings(_Group):
         256, ge=1, description="BM25 partitions kept in memory (LRU), one per user and kinds."
     )
     embed_batch_size: int = Field(64, ge=1, description="Texts per embedding batch.")
+    query_cache_size: int = Field(
+        1024,
+        ge=0,
+        le=1_000_000,
+        description="Query vectors kept per model (LRU): a repeated query embeds nothing; "
+        "0 = off. Concurrent queries share one model call either way.",
+    )
     reindex_batch_size: int = Field(
         256, ge=1, description="Records per read/embed/write batch of `recall reindex`."
     )

@@ -1,0 +1,138 @@
+"""Query embeddings shared: concurrent queries ride one model call, repeated ones none.
+
+A server runs each request's deep_recall on a worker thread; sixteen clients mean up to
+sixteen one-text model calls at once, each paying the model's fixed cost and fighting for
+two cores. :class:`QueryFront` stands in front of one model's query embedding:
+
+- **Batching.** The first caller with no model call running becomes the leader and embeds
+  every query waiting at that moment in one batch; queries arriving meanwhile wait for the
+  call in progress (never longer) and go together in the next one. An idle server adds no
+  wait at all; a loaded one forms batches by itself. Each text is its own row of the batch
+  (padding is masked), so a vector does not depend on its neighbours beyond float noise.
+- **Caching.** The last ``cache_size`` texts' vectors are kept (LRU): an agent asking the
+  same thing twice, or a retry, costs no model call. 0 turns it off.
+
+The model's document path embeds the batch (``embed_documents``): for recall's models a
+query is embedded exactly as a one-text document.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .embed import CompositeEmbedder, Embedder
+
+__all__ = ["QueryFront", "fronted"]
+
+Vectors = npt.NDArray[np.float32]
+
+
+class _Ask:
+    __slots__ = ("error", "ready", "text", "vector")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.vector: Vectors | None = None
+        self.error: BaseException | None = None
+        self.ready = False
+
+
+class QueryFront:
+    """Batched, cached query embeddings over ``embed_batch(texts) -> rows``."""
+
+    def __init__(
+        self,
+        embed_batch: Callable[[Sequence[str]], Vectors],
+        *,
+        cache_size: int = 1024,
+        max_batch: int = 32,
+    ) -> None:
+        self._embed_batch = embed_batch
+        self._cache_size = cache_size
+        self._max_batch = max_batch
+        self._cache: OrderedDict[str, Vectors] = OrderedDict()
+        self._queue: list[_Ask] = []
+        self._busy = False
+        self._cond = threading.Condition()
+        #: Model calls made and texts embedded (for tests and the load benchmark).
+        self.calls = 0
+        self.embedded = 0
+
+    def embed(self, text: str) -> Vectors:
+        """The query vector of ``text`` (a copy: callers may scale it in place)."""
+        with self._cond:
+            hit = self._cache.get(text)
+            if hit is not None:
+                self._cache.move_to_end(text)
+                return hit.copy()
+            ask = _Ask(text)
+            self._queue.append(ask)
+        while True:
+            with self._cond:
+                while not ask.ready and self._busy:
+                    self._cond.wait()
+                if ask.ready:
+                    break
+                self._busy = True
+                batch = self._queue[: self._max_batch]
+                del self._queue[: self._max_batch]
+            self._run(batch)
+        if ask.error is not None:
+            raise ask.error
+        assert ask.vector is not None
+        return ask.vector.copy()
+
+    def _run(self, batch: list[_Ask]) -> None:
+        texts = list(dict.fromkeys(a.text for a in batch))
+        try:
+            rows = self._embed_batch(texts)
+            vectors = dict(zip(texts, rows, strict=True))
+            error: BaseException | None = None
+        except BaseException as exc:  # every waiter gets the model's error, not a hang
+            vectors, error = {}, exc
+        with self._cond:
+            self.calls += 1
+            self.embedded += len(texts)
+            for a in batch:
+                a.vector, a.error, a.ready = vectors.get(a.text), error, True
+            if error is None and self._cache_size > 0:
+                for t, v in vectors.items():
+                    self._cache[t] = v
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+            self._busy = False
+            self._cond.notify_all()
+
+
+class _Fronted:
+    """One model with its queries through a :class:`QueryFront`; documents as they were."""
+
+    def __init__(self, model: Embedder, cache_size: int) -> None:
+        self.id, self.dimension = model.id, model.dimension
+        self.model = model
+        self.front = QueryFront(model.embed_documents, cache_size=cache_size)
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        return self.model.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Vectors:
+        return self.front.embed(text)
+
+
+def fronted(embedder: Embedder, cache_size: int) -> Embedder:
+    """``embedder`` with each of its models' queries batched and cached (:class:`QueryFront`).
+
+    A composite keeps its routing (a copy with each part fronted), so an English query still
+    runs MiniLM alone. For recall's packaged models only: a model of one's own may embed a
+    query differently from a document (an instruction prefix), so it is left as it is."""
+    if isinstance(embedder, CompositeEmbedder):
+        out = copy.copy(embedder)
+        out.parts = [_Fronted(p, cache_size) for p in embedder.parts]
+        return out
+    return _Fronted(embedder, cache_size)
