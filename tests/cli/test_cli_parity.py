@@ -28,6 +28,8 @@ NO_JSON = {
     ("bench",): "writes its JSON file",
     # Its output is JSON Lines already: the format import-user reads back.
     ("export-user",): "JSON Lines",
+    # Writes an HTML file (recall/cli/report.py); the one line it prints names the file.
+    ("memory", "report"): "writes HTML",
 }
 
 SMALL = {"RECALL_SHORT_TERM_CAPACITY": "2", "RECALL_PROMOTE_COUNT": "2"}
