@@ -27,11 +27,13 @@ __all__ = [
     "DEEP_RECALL_TOOL_ANTHROPIC",
     "DEEP_RECALL_TOOL_RESPONSES",
     "DeepRecallArgs",
+    "NOTHING_RELEVANT",
     "Search",
     "args_model",
     "bound_top_k",
     "deep_recall_tool",
     "handle_tool_call",
+    "recall_content",
     "wants_deep_recall",
 ]
 
@@ -180,6 +182,36 @@ DEEP_RECALL_TOOL_RESPONSES: dict[str, Any] = deep_recall_tool(api="responses")
 DEEP_RECALL_TOOL_ANTHROPIC: dict[str, Any] = deep_recall_tool(api="anthropic")
 
 
+#: What a result without hits says instead.
+NOTHING_RELEVANT = "nothing relevant found in memory; tell the user you do not remember"
+
+
+def recall_content(query: str, hits: Sequence[Hit], *, key: str = "results") -> dict[str, Any]:
+    """What a model reads of deep_recall's ``hits``: each hit's id, text, kind, the date it
+    was said and its score (rounded), under ``key``; the note when there are none.
+
+    One shape for every face a model calls (:func:`handle_tool_call`, the MCP tool), so
+    they cannot drift apart; the per-leg scores stay with REST and ``Memory.explain``.
+    """
+    content: dict[str, Any] = {
+        "query": query,
+        key: [
+            {
+                "id": h.id,
+                "text": h.text,
+                "kind": h.kind,
+                # When it was said, as a date: what the model weighs (which is newer).
+                "date": h.created_at.astimezone(UTC).date().isoformat(),
+                "score": round(h.score, 4),
+            }
+            for h in hits
+        ],
+    }
+    if not hits:  # the relevance floor left nothing: say so, so the model does not guess
+        content["note"] = NOTHING_RELEVANT
+    return content
+
+
 class Search(Protocol):
     """What the tool searches with: ``Memory.deep_recall`` for a user already validated."""
 
@@ -234,20 +266,5 @@ def handle_tool_call(
         return tool_result(call, {"error": str(exc)})
     except RecallError as exc:
         return tool_result(call, {"error": f"memory unavailable: {exc}"})
-    content: dict[str, Any] = {
-        "query": args.query,
-        "results": [
-            {
-                "id": h.id,
-                "text": h.text,
-                "kind": h.kind,
-                # When it was said, as a date: what the model weighs (which is newer).
-                "date": h.created_at.astimezone(UTC).date().isoformat(),
-                "score": round(h.score, 4),
-            }
-            for h in hits
-        ],
-    }
-    if not hits:  # the relevance floor left nothing: say so, so the model does not guess
-        content["note"] = "nothing relevant found in memory; tell the user you do not remember"
+    content = recall_content(args.query, hits)
     return tool_result(call, content)

@@ -1,11 +1,15 @@
 """The MCP server: recall's tools for any agent host (Claude Desktop, Cursor, the Agents SDK).
 
-Built on the official SDK's ``MCPServer``. Five tools, each described so that the model
-knows when to call it, each taking ``user_id``; two read-only resources for operators,
-``recall://stats`` and ``recall://check``, with no filesystem path in them. Over HTTP the
-API key's tenant is checked on every call (a tool answers an error the model can read; a
-resource read by a non-operator key is refused); over stdio the host that started the
-process is trusted.
+Built on the official SDK's ``MCPServer``. Twelve tools, each described so that the model
+knows when to call it, annotated for the host (read-only, destructive, idempotent:
+:mod:`.mcp_hints`) and taking ``user_id``: the five here, the corrections
+(:mod:`.mcp_corrections`) and the read-only views (:mod:`.mcp_browse`). Every answer is
+one line of JSON; ``deep_recall``'s holds what ``Memory.handle_tool_call`` gives a model
+(:func:`recall.tool.recall_content`). One prompt, ``use_memory``, tells a model how to use
+the tools. Two read-only resources for operators, ``recall://stats`` and
+``recall://check``, with no filesystem path in them. Over HTTP the API key's tenant is
+checked on every call (a tool answers an error the model can read; a resource read by a
+non-operator key is refused); over stdio the host that started the process is trusted.
 
 A server started for one user (``--user u1``, ``default_user``) serves that user only: the
 tools act on it when ``user_id`` is left out and refuse any other (a model talked into
@@ -24,7 +28,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_REQUEST
+from mcp_types import INVALID_REQUEST, CallToolResult
 from pydantic import Field
 
 from .. import __version__
@@ -33,11 +37,14 @@ from ..lifecycle.article import LongTerm
 from ..lifecycle.pipeline import UpdateResult
 from ..memory import Memory
 from ..models import require_user_id
-from ..tool import DEEP_RECALL_TOOL, DeepRecallArgs, bound_top_k
+from ..tool import DEEP_RECALL_TOOL, DeepRecallArgs, bound_top_k, recall_content
 from .aio import AsyncMemory
 from .auth import ApiKeys, key_from_headers
-from .mcp_corrections import add_correction_tools
-from .schemas import DeletedResponse, RecallResponse, RelevantResponse, RememberBody
+from .mcp_browse import add_browse_tools
+from .mcp_corrections import UserId, add_correction_tools
+from .mcp_hints import ADDS, ERASES, READS, add_use_memory_prompt, compact
+from .rest_browse import check_window
+from .schemas import CompactRecall, DeletedResponse, RelevantResponse, RememberBody
 
 __all__ = ["build_mcp", "folder_stats", "index_check"]
 
@@ -49,7 +56,8 @@ _INSTRUCTIONS = (
     "recall is this user's long-term memory. Call get_relevant_memories at the start of a "
     "turn for the profile and recent summaries; call deep_recall only when the user asks you "
     "to remember, or agrees to your proposal to dig; call remember when the conversation "
-    "settles something worth keeping; forget only when the user asks."
+    "settles something worth keeping; forget only when the user asks, after confirming. The "
+    "use_memory prompt says more."
 )
 _REMEMBER = (
     "Store what the conversation established in the user's memory, as a short-term summary "
@@ -71,9 +79,6 @@ _LONG_TERM = (
     "Read the user's long-term article: Bedrock (stable facts), Evolutionary (how things "
     "changed), Dynamic (the current state). Leave version out for the newest."
 )
-_USER = "Whose memory. A server started with --user serves that user only: leave it out there."
-
-_UserId = Annotated[str | None, Field(None, description=_USER)]
 
 
 def folder_stats(memory: Memory, only: str | None = None) -> dict[str, Any]:
@@ -157,63 +162,66 @@ class _Tools:
         self,
         query: Annotated[str, _ARGS["query"]],
         ctx: Context,
-        user_id: _UserId = None,
+        user_id: UserId = None,
         top_k: Annotated[int, _ARGS["top_k"]] = _ARGS["top_k"].default,
         depth: Annotated[Literal["recent", "archive"] | None, _ARGS["depth"]] = None,
         since: Annotated[str | None, _ARGS["since"]] = None,
         until: Annotated[str | None, _ARGS["until"]] = None,
-    ) -> RecallResponse:
+    ) -> Annotated[CallToolResult, CompactRecall]:
         uid = self.user(ctx, user_id)
         try:  # the schema's bound is the environment's at import; the memory's wins
             top_k = bound_top_k(top_k, self.amem.memory.settings)
+            check_window(since, until)
         except InputError as exc:
             raise ToolError(str(exc)) from None
         call = self.amem.deep_recall(
             query, user_id=uid, top_k=top_k, depth=depth, since=since, until=until
         )
-        return RecallResponse.of(query, await self.answer(call))
+        # What handle_tool_call gives a model, under "hits" as this tool always answered.
+        return compact(recall_content(query, await self.answer(call), key="hits"))
 
     async def remember(
         self,
         ctx: Context,
-        user_id: _UserId = None,
+        user_id: UserId = None,
         summary: Annotated[str | None, _BODY["summary"]] = None,
         messages: Annotated[list[dict[str, Any]] | None, _BODY["messages"]] = None,
-    ) -> UpdateResult:
+    ) -> Annotated[CallToolResult, UpdateResult]:
         uid = self.user(ctx, user_id)
         if (summary is None) == (messages is None):
             raise ToolError("send exactly one of summary and messages")
         states: str | list[dict[str, Any]] = summary if summary is not None else messages or []
-        return await self.answer(self.amem.update_memory(states, user_id=uid))
+        return compact(await self.answer(self.amem.update_memory(states, user_id=uid)))
 
     async def get_relevant_memories(
         self,
         user_input: Annotated[str, Field(min_length=1, description="The user's current turn.")],
         ctx: Context,
-        user_id: _UserId = None,
+        user_id: UserId = None,
         max_tokens: Annotated[int | None, Field(None, ge=0, description="Token room.")] = None,
-    ) -> RelevantResponse:
+    ) -> Annotated[CallToolResult, RelevantResponse]:
         uid = self.user(ctx, user_id)
         call = self.amem.get_relevant_memories(user_input, user_id=uid, max_tokens=max_tokens)
-        return RelevantResponse(text=await self.answer(call))
+        return compact(RelevantResponse(text=await self.answer(call)))
 
     async def forget(
         self,
         ids: Annotated[list[str], Field(min_length=1, description="Record ids to delete.")],
         ctx: Context,
-        user_id: _UserId = None,
-    ) -> DeletedResponse:
+        user_id: UserId = None,
+    ) -> Annotated[CallToolResult, DeletedResponse]:
         uid = self.user(ctx, user_id)
-        return DeletedResponse(deleted=await self.answer(self.amem.delete(ids, user_id=uid)))
+        deleted = await self.answer(self.amem.delete(ids, user_id=uid))
+        return compact(DeletedResponse(deleted=deleted))
 
     async def long_term(
         self,
         ctx: Context,
-        user_id: _UserId = None,
+        user_id: UserId = None,
         version: Annotated[int | None, Field(None, ge=0, description="A past version.")] = None,
-    ) -> LongTerm:
+    ) -> Annotated[CallToolResult, LongTerm]:
         uid = self.user(ctx, user_id)
-        return await self.answer(self.amem.long_term(uid, version))
+        return compact(await self.answer(self.amem.long_term(uid, version)))
 
     async def stats(self) -> str:
         """Users, records per kind, index state of the served folder (operators)."""
@@ -245,15 +253,17 @@ def build_mcp(
     )
     tools = _Tools(amem, default_user, keys)
     described = (
-        (tools.deep_recall, DEEP_RECALL_TOOL["function"]["description"]),
-        (tools.remember, _REMEMBER),
-        (tools.get_relevant_memories, _RELEVANT),
-        (tools.forget, _FORGET),
-        (tools.long_term, _LONG_TERM),
+        (tools.deep_recall, DEEP_RECALL_TOOL["function"]["description"], READS),
+        (tools.remember, _REMEMBER, ADDS),
+        (tools.get_relevant_memories, _RELEVANT, READS),
+        (tools.forget, _FORGET, ERASES),
+        (tools.long_term, _LONG_TERM, READS),
     )
-    for fn, description in described:
-        server.add_tool(fn, name=fn.__name__, description=description)
+    for fn, description, hints in described:
+        server.add_tool(fn, name=fn.__name__, description=description, annotations=hints)
     add_correction_tools(server, tools)  # forget_fact, edit_fact, rollback
+    add_browse_tools(server, tools)  # browse_records, article_versions, article_diff, ...
+    add_use_memory_prompt(server)
     for read in (tools.stats, tools.check):
         uri = f"recall://{read.__name__}"
         server.resource(uri, name=read.__name__, mime_type="application/json")(read)

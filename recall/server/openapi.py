@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from .. import __version__
 from .corrections import CORRECTION_ENDPOINTS
 from .rest import ENDPOINTS, IDEMPOTENCY_HEADER, Endpoint
+from .rest_browse import BROWSE_QUERY
 from .schemas import ErrorBody
 
 __all__ = ["openapi_document"]
@@ -39,6 +40,7 @@ _QUERY: dict[str, list[dict[str, Any]]] = {
             "schema": {"type": "integer", "minimum": 0},
         }
     ],
+    **BROWSE_QUERY,
 }
 
 # The POST writes that take an Idempotency-Key (rest.RestApi._write).

@@ -14,7 +14,9 @@ per user and key: its answer is remembered in the store (:mod:`recall.store.idem
 and a retry with the same key gets that answer, writing nothing, even when the first
 request answered 504 because the write outlived the request timeout.
 
-This module owns the route table and its handlers; the strict JSON bodies live in
+This module owns the route table and its handlers; the read-only views (records, article
+versions and diffs, explain) are handled in :mod:`.rest_browse`, whose table :data:`ENDPOINTS`
+includes, the corrections in :mod:`.corrections`. The strict JSON bodies live in
 :mod:`.bodies`, the ``Idempotency-Key`` protocol in :mod:`.idempotent`, the error answers in
 :mod:`.error_answers` (their public names are re-exported here).
 """
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
@@ -46,6 +47,8 @@ from .bodies import json_response, parse_json, read_body
 from .error_answers import EXCEPTION_HANDLERS, error_response, http_error
 from .errors import NotFoundError
 from .idempotent import IDEMPOTENCY_HEADER, idempotency_key, note_ids, run_once
+from .rest_browse import BROWSE_ENDPOINTS, BrowseApi, check_window
+from .rest_endpoint import Endpoint
 
 __all__ = [
     "ENDPOINTS",
@@ -61,22 +64,6 @@ __all__ = [
 _U = "/v1/users/{user}"
 # ?version=N: more digits than any article will ever have versions, fewer than int() chokes on.
 _MAX_VERSION_DIGITS = 18
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """One route: method, path, the handler's name on :class:`RestApi`, and its models."""
-
-    method: str
-    path: str
-    name: str
-    summary: str
-    body: type[BaseModel] | None = None
-    response: type[BaseModel] | None = None
-    status: int = 200
-    #: Answered without an API key (liveness, the OpenAPI document).
-    public: bool = False
-    media_type: str = "application/json"
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
@@ -100,6 +87,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              response=ImportResult, status=201),
     Endpoint("DELETE", _U, "delete_user", "Erase every record, article, job and vector of the user",
              response=UserDeletion),
+    *BROWSE_ENDPOINTS,  # records, long-term/versions, long-term/diff, explain: rest_browse
     Endpoint("GET", "/v1/stats", "stats", "Users, records, index state (operator key)"),
     Endpoint("GET", "/healthz", "health", "Liveness", response=s.Health, public=True),
 )  # fmt: skip
@@ -114,8 +102,11 @@ class RestApi:
 
     def routes(self) -> list[Route]:
         """The Starlette routes, each handler wrapped so errors answer JSON."""
+        browse = BrowseApi(self)
+        owner = {e.name: browse for e in BROWSE_ENDPOINTS}
         return [
-            Route(e.path, self._wrap(getattr(self, e.name)), methods=[e.method]) for e in ENDPOINTS
+            Route(e.path, self._wrap(getattr(owner.get(e.name, self), e.name)), methods=[e.method])
+            for e in ENDPOINTS
         ]
 
     def _wrap(self, fn: Callable[[Request], Awaitable[Response]]) -> Callable[..., Any]:
@@ -159,6 +150,7 @@ class RestApi:
         body = await read_body(request, s.RecallBody)
         given = "top_k" in body.model_fields_set
         top_k = bound_top_k(body.top_k, self.amem.memory.settings, given=given)
+        check_window(body.since, body.until)
         hits = await self.amem.deep_recall(
             body.query,
             user_id=uid,

@@ -13,10 +13,14 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ..memory.inspect import ArticleVersion
 from ..models import MAX_METADATA_DEPTH, Hit, JsonObject, Record, check_depth
-from ..tool import DeepRecallArgs
+from ..tool import NOTHING_RELEVANT, DeepRecallArgs
 
 __all__ = [
+    "ArticleVersions",
+    "CompactHit",
+    "CompactRecall",
     "DeletedResponse",
     "ErrorBody",
     "Health",
@@ -30,8 +34,6 @@ __all__ = [
     "RelevantResponse",
     "RememberBody",
 ]
-
-_NOTHING = "nothing relevant found in memory; tell the user you do not remember"
 
 
 class RecallBody(DeepRecallArgs):
@@ -52,7 +54,33 @@ class RecallResponse(BaseModel):
     @classmethod
     def of(cls, query: str, hits: list[Hit]) -> RecallResponse:
         """The response for ``hits`` (with the 'nothing relevant' note when empty)."""
-        return cls(query=query, hits=hits, note=None if hits else _NOTHING)
+        return cls(query=query, hits=hits, note=None if hits else NOTHING_RELEVANT)
+
+
+class CompactHit(BaseModel):
+    """One hit as a model reads it (:func:`recall.tool.recall_content`)."""
+
+    id: str
+    text: str
+    kind: str
+    date: str = Field(description="When it was said (UTC), YYYY-MM-DD.")
+    score: float = Field(description="The fused score in [0, 1], rounded.")
+
+
+class CompactRecall(BaseModel):
+    """The MCP deep_recall result: what ``Memory.handle_tool_call`` gives a model, the hits
+    under ``hits``; the per-leg scores are REST's and ``explain_recall``'s."""
+
+    query: str
+    hits: list[CompactHit]
+    note: str | None = Field(None, description="Set when nothing passed the relevance floor.")
+
+
+class ArticleVersions(BaseModel):
+    """Every stored version of the user's long-term article, newest first."""
+
+    user_id: str
+    versions: list[ArticleVersion]
 
 
 class RememberBody(BaseModel):

@@ -34,6 +34,11 @@ TOOLS = {
     "forget_fact",
     "edit_fact",
     "rollback",
+    # read-only views: recall.server.mcp_browse (tests/server/test_mcp_browse.py)
+    "browse_records",
+    "article_versions",
+    "article_diff",
+    "explain_recall",
 }
 
 
