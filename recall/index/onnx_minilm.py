@@ -25,7 +25,7 @@ import numpy.typing as npt
 from ..errors import ConfigError, ModelFileError
 from .model_files import MODEL_FILES, verify_model_file
 
-__all__ = ["OnnxMiniLMEmbedder", "TOKENIZER_PATH", "onnx_session"]
+__all__ = ["OnnxMiniLMEmbedder", "TOKENIZER_PATH", "length_batches", "onnx_session"]
 
 Vectors = npt.NDArray[np.float32]
 
@@ -103,7 +103,7 @@ class OnnxMiniLMEmbedder:
         # Batches of similar length pad little: sort by length, embed, put back in order.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
-        for chunk in _length_batches(order, [len(t) for t in texts], self.batch_size):
+        for chunk in length_batches(order, [len(t) for t in texts], self.batch_size):
             out[chunk] = self._batch([texts[i] for i in chunk])
         return out
 
@@ -112,7 +112,7 @@ class OnnxMiniLMEmbedder:
         return row
 
 
-def _length_batches(order: list[int], lengths: list[int], size: int) -> list[list[int]]:
+def length_batches(order: list[int], lengths: list[int], size: int) -> list[list[int]]:
     """``order`` (indices sorted by length) cut into batches of at most ``size`` whose
     longest text is at most twice the shortest (64 characters at least).
 

@@ -146,13 +146,13 @@ def test_a_reindex_with_nothing_to_embed_loads_no_model(tmp_path: Path) -> None:
 
 
 def test_batches_are_cut_by_length_and_give_the_same_vectors() -> None:
-    from recall.index.onnx_minilm import OnnxMiniLMEmbedder, _length_batches
+    from recall.index.onnx_minilm import OnnxMiniLMEmbedder, length_batches
 
     lengths = [10, 12, 300, 40, 700, 65, 130]
     order = sorted(range(len(lengths)), key=lambda i: lengths[i])
-    batches = _length_batches(order, lengths, size=16)
+    batches = length_batches(order, lengths, size=16)
     assert [sorted(b) for b in batches] == [[0, 1, 3, 5], [6], [2], [4]]
-    assert _length_batches(list(range(5)), [1] * 5, size=2) == [[0, 1], [2, 3], [4]]
+    assert length_batches(list(range(5)), [1] * 5, size=2) == [[0, 1], [2, 3], [4]]
     model = OnnxMiniLMEmbedder()
     texts = ["short turn", "another short one", "a much longer summary " * 30, "mid " * 20]
     together = model.embed_documents(texts)
