@@ -79,15 +79,16 @@ def test_composite_rejects_bad_weights(embedder: recall.Embedder) -> None:
 @pytest.mark.real_model
 def test_composite_parts_side_by_side_give_the_same_rows() -> None:
     """Both models on their own threads (recall.index.fanout), rows in the texts' order."""
-    import recall.index.fanout as fanout
+    from recall.index import fanout
 
-    composite = load_embedder("minilm-onnx+use-multilingual")
+    composite = recall.load_embedder("minilm-onnx+use-multilingual")
     texts = [f"note {i}: " + "word " * (i % 17) + ("我们" if i % 3 else "") for i in range(24)]
     assert len(texts) >= fanout.MIN_FANOUT
     side_by_side = composite.embed_documents(texts)
     one_by_one = np.concatenate([composite.embed_documents([t]) for t in texts])
     assert side_by_side.shape == (24, composite.dimension)
-    # USE pads a batch to its longest text: a row moves by float noise, never more.
-    assert np.abs(side_by_side - one_by_one).max() < 0.02
+    # Both quantized models pad a batch to its longest text: a row moves a little (cosine
+    # 0.996 at worst here, as before the fan-out: batches were never one text each).
+    assert np.abs(side_by_side - one_by_one).max() < 0.05
     sims = (side_by_side * one_by_one).sum(axis=1)
-    assert sims.min() > 0.999
+    assert sims.min() > 0.99
