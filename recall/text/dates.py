@@ -41,10 +41,14 @@ def parse_bound(value: object, name: str, *, end: bool = False) -> datetime:
             f"{name} must be a datetime, a date, an ISO 8601 string or epoch seconds, "
             f"got {type(value).__name__}"
         )
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    if end and whole_day:
-        when += timedelta(days=1)
+    try:  # 9999-12-31 as an end, or a time before year 1 in UTC: a bad bound, not a crash
+        when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+        if end and whole_day:
+            when += timedelta(days=1)
+    except OverflowError:
+        raise ValueError(
+            f"{name} is outside the dates recall can hold (years 1 to 9999 in UTC): {value!r}"
+        ) from None
     return when
 
 

@@ -202,3 +202,10 @@ def test_a_topic_in_a_leading_sentence_keeps_the_window_soft() -> None:
         "Version 3.5 shipped. What broke yesterday?",
     ):
         assert time_window(query, None, None, now, Settings())[2] is not None
+
+
+@pytest.mark.parametrize("value", ["9999-12-31", "0001-01-01T00:00+14:00"])
+def test_a_bound_past_the_calendar_is_a_value_error(value: str) -> None:
+    """Not an OverflowError, which the server would answer 500."""
+    with pytest.raises(ValueError, match="years 1 to 9999"):
+        parse_bound(value, "until", end=True)
