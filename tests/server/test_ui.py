@@ -203,7 +203,7 @@ def test_the_users_page_lists_what_the_key_may_see(mem: recall.Memory) -> None:
     _serve(mem, check, keys=keys())
 
     async def no_keys(http: httpx.AsyncClient) -> None:
-        text = _page(await http.get("/ui"), 200, "every user")
+        text = _page(await http.get("/ui"), 200, "This memory holds 4 users")
         assert _listed(text) == {"acme:ann", "acme:bob", "beta:eve", markup}
         assert "Log out" not in text
         assert "No key needed" in _page(await http.get("/ui/login"))

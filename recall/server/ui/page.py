@@ -39,6 +39,7 @@ h3{font-size:1.05rem;margin:1rem 0 .35rem}
 section.card{background:var(--card);border:1px solid var(--line);border-radius:8px;
 padding:1rem 1.1rem;margin:0 0 1rem}
 .muted,.meta{color:var(--muted);font-size:.9rem}
+section.card>p:first-of-type{margin-top:0}
 .prose{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}
 .empty{color:var(--muted);font-style:italic}
 .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}
@@ -50,6 +51,8 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:now
 td.when{white-space:nowrap}
 code,pre,.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
 .id{font-size:.8rem;color:var(--muted);overflow-wrap:anywhere}
+time span{white-space:nowrap}
+label.grow{flex:1 1 20rem}label.grow input{width:100%}
 .kind{display:inline-block;padding:0 .45rem;border-radius:999px;background:var(--hunk);
 font-size:.85rem;white-space:nowrap}
 pre.diff{margin:.25rem 0 0;padding:.5rem;border:1px solid var(--line);border-radius:6px;
@@ -77,7 +80,9 @@ table.stack tr{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.1
 border:1px solid var(--line);border-radius:6px;margin:0 0 .6rem;padding:.45rem .6rem}
 table.stack td{display:block;border:0;padding:0;min-width:0;text-align:left;white-space:normal}
 table.stack td::before{content:attr(data-label);display:block;color:var(--muted);
-font-size:.75rem;text-transform:uppercase;letter-spacing:.03em}
+font-size:.78rem}
+table.pairs tr{grid-template-columns:repeat(2,minmax(0,1fr))}
+header.top .end{order:1}header.top nav{order:2;flex-basis:100%;font-size:.9rem}
 table.stack td.wide{grid-column:1/-1}
 table.stack td.text{white-space:pre-wrap;min-width:0}
 table.hits td.c-said{grid-column:span 1;order:1}table.hits td.c-text{order:2;min-width:0}

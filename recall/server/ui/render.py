@@ -40,22 +40,26 @@ def _nav(*links: tuple[str, str], auth: bool) -> str:
     return f'<nav aria-label="sections">{"".join(items)}</nav>{end}'
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def users_page(users: Sequence[tuple[str, int]], *, auth: bool, everyone: bool) -> str:
     """The users this request may look at, each with its number of records. ``auth``:
     keys are configured (a log-out link); ``everyone``: the list is not a tenant's."""
-    whose = "every user in this memory" if everyone else "the users of your API key's tenant"
+    where = "This memory" if everyone else "Your API key's tenant"
     if users:
         items = "".join(
             f'<li><a href="{esc(user_href(uid))}">{esc(uid)}</a> '
-            f'<span class="muted">{count} records</span></li>'
+            f'<span class="muted">{_count(count, "record")}</span></li>'
             for uid, count in users
         )
         listing = f'<ul class="users">{items}</ul>'
     else:
         listing = '<p class="empty">No user holds memory here yet.</p>'
     body = (
-        f"<h1>Users</h1><section class='card'><p class='meta'>{len(users)} of "
-        f"{esc(whose)}.</p>{listing}</section>"
+        f"<h1>Users</h1><section class='card'><p class='meta'>{where} holds "
+        f"{_count(len(users), 'user')}.</p>{listing}</section>"
     )
     return document("recall inspector: users", body, nav=_nav(("/ui", "Users"), auth=auth))
 

@@ -8,7 +8,7 @@ forms); a memory report read from disk has neither.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, time
 
 from ...memory.inspect import ArticleDiff, Explained
 from ...models import Hit, Record
@@ -29,7 +29,12 @@ __all__ = [
 def _when(at: datetime | None) -> str:
     if at is None:
         return '<span class="muted">never</span>'
-    return f'<time datetime="{esc(at.isoformat())}">{at:%Y-%m-%d %H:%M}</time>'
+    # A record said on a day (created_at="2026-03-14") is stored at midnight: show the day.
+    # Each part unbroken; a narrow cell may put the hour under the day.
+    shown = f"<span>{at:%Y-%m-%d}</span>"
+    if at.time() != time():
+        shown += f" <span>{at:%H:%M}</span>"
+    return f'<time datetime="{esc(at.isoformat())}">{shown}</time>'
 
 
 def _num(value: float | int | None, digits: int = 3) -> str:
@@ -100,17 +105,19 @@ def versions_section(view: UserView, *, live: bool) -> str:
     rows = []
     for v in view.versions:
         cells = [
-            f"<td>v{v.version}</td><td class='when'>{_when(v.updated_at)}</td>",
-            f'<td class="num">{v.tokens}</td><td class="num">{v.promoted}</td>',
+            _td("version", "", f"v{v.version}"),
+            _td("written", "when", _when(v.updated_at)),
+            _td("tokens", "num", str(v.tokens)),
+            _td("promoted", "num", str(v.promoted)),
         ]
         if live:
             links = [f'<a href="{esc(params.href(view.user_id, version=v.version))}">view</a>']
             if v.version > 1:
                 diff = (v.version - 1, v.version)
                 links.append(f'<a href="{esc(params.href(view.user_id, diff=diff))}">diff</a>')
-            cells.append(f"<td>{' · '.join(links)}</td>")
+            cells.append(_td("look", "", " · ".join(links)))
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    return _card("versions", "Versions", _table("plain", head, rows, empty="No version yet."))
+    return _card("versions", "Versions", _table("stack", head, rows, empty="No version yet."))
 
 
 def _diff_lines(lines: Sequence[str]) -> str:
@@ -143,7 +150,7 @@ def short_term_section(view: UserView) -> str:
     """The current short-term summaries, oldest first."""
     head = "<tr><th>Said</th><th>Kind</th><th>Summary</th></tr>"
     rows = _record_rows(view.short_term, ids=False)
-    body = _table("stack", head, rows, empty="No short-term summary.")
+    body = _table("stack pairs", head, rows, empty="No short-term summary.")
     return _card("short-term", "Short-term summaries", body)
 
 
@@ -184,7 +191,7 @@ def _pager(view: UserView) -> str:
 def records_section(view: UserView, *, live: bool) -> str:
     """The user's records, newest said first: a page with its filters, or all of them."""
     head = "<tr><th>Said</th><th>Kind</th><th>Text</th><th>Id</th></tr>"
-    table = _table("stack", head, _record_rows(view.page.records), empty="No record matches.")
+    table = _table("stack pairs", head, _record_rows(view.page.records), empty="No record matches.")
     if not live:
         meta = f'<p class="meta">{view.page.total} records, newest said first.</p>'
         return _card("records", "Records", meta + table)
@@ -238,7 +245,7 @@ def query_section(view: UserView, *, live: bool) -> str:
         action = esc(user_href(view.user_id))
         parts.append(
             f'<form class="row" method="get" action="{action}#query" role="search">'
-            f'<label>Query<input type="search" name="q" maxlength="1000" '
+            f'<label class="grow">Query<input type="search" name="q" maxlength="1000" '
             f'value="{esc(params.query or "")}" placeholder="what does the memory hold about…">'
             f"</label>{_hidden(params, 'kind', 'since', 'until', 'limit')}"
             "<button>Recall</button></form>"
