@@ -62,6 +62,8 @@ __all__ = [
 ]
 
 _U = "/v1/users/{user}"
+# POST routes that only read (a body too large for a query string): never "a write".
+_POST_READS = frozenset({"recall", "relevant", "explain"})
 # ?version=N: more digits than any article will ever have versions, fewer than int() chokes on.
 _MAX_VERSION_DIGITS = 18
 
@@ -105,16 +107,22 @@ class RestApi:
         browse = BrowseApi(self)
         owner = {e.name: browse for e in BROWSE_ENDPOINTS}
         return [
-            Route(e.path, self._wrap(getattr(owner.get(e.name, self), e.name)), methods=[e.method])
+            Route(
+                e.path,
+                self._wrap(getattr(owner.get(e.name, self), e.name), read=e.name in _POST_READS),
+                methods=[e.method],
+            )
             for e in ENDPOINTS
         ]
 
-    def _wrap(self, fn: Callable[[Request], Awaitable[Response]]) -> Callable[..., Any]:
+    def _wrap(
+        self, fn: Callable[[Request], Awaitable[Response]], *, read: bool = False
+    ) -> Callable[..., Any]:
         async def endpoint(request: Request) -> Response:
             try:
                 return await fn(request)
-            except Exception as exc:
-                return error_response(exc, write=request.method == "POST")
+            except Exception as exc:  # a timed-out read is no write that "may still land"
+                return error_response(exc, write=request.method == "POST" and not read)
 
         return endpoint
 

@@ -47,7 +47,8 @@ def parse_bound(value: object, name: str, *, end: bool = False) -> datetime:
             when += timedelta(days=1)
     except OverflowError:
         raise ValueError(
-            f"{name} is outside the dates recall can hold (years 1 to 9999 in UTC): {value!r}"
+            f"{name} is outside the dates recall can hold (years 1 to 9999 in UTC): {value!r}; "
+            f"leave {name} out for no bound"
         ) from None
     return when
 
