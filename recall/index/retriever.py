@@ -1,18 +1,15 @@
 """deep_recall: both legs over one user's partition, fused.
 
 A partition (:mod:`.partitions`) is one user's records of some kinds at one store version:
-the BM25 model over their texts, the records themselves, and (unless the cache is off) their
-vectors aligned with them, loaded from Chroma once per version. With vectors cached, the
-vector leg scores every record exactly with one matrix-vector product: measured here at
-10,000 records for one user, a Chroma query with the user filter took 15-25 ms, the product
-well under 1 ms.
-With the cache off (``vector_cache_mb=0``) every query goes to Chroma with the user filter
-and fetches the vectors of keyword-only candidates to score them exactly.
+the BM25 model over their texts, the records, and (unless the cache is off) their vectors,
+loaded from Chroma once per version and scored exactly by one matrix-vector product (a
+Chroma query with the user filter took 15-25 ms at 10,000 records). With the cache off
+(``vector_cache_mb=0``) every query goes to Chroma with the user filter and fetches the
+vectors of keyword-only candidates. Steps are timed as :mod:`.spans` when counted.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Literal
 
@@ -31,12 +28,12 @@ from .fuse import fuse_linear, fuse_rrf, minmax, ranks
 from .keyword import BM25Params
 from .partitions import Partition, PartitionCache
 from .present import present_first
+from .spans import span
 from .sync import IndexSync
 from .vector import VectorIndex
 
 __all__ = ["Retriever"]
 
-log = logging.getLogger(__name__)
 #: The vector side is down (the store or your own model): keyword only, when allowed.
 _VECTOR_DOWN = (StoreError, EmbedderError)
 
@@ -129,8 +126,11 @@ class Retriever:
     ) -> list[Hit]:
         """The top ``req.top_k`` hits for the request, best first, less those under the
         relevance floor (:mod:`.floor`)."""
-        hits = self.ranked(req, embedder, alpha=alpha, fusion=fusion, allow_degraded=allow_degraded)
-        return self.floored(hits, req)
+        with span("retrieve"):  # the spans inside are parts of it; the rest is fusion
+            hits = self.ranked(
+                req, embedder, alpha=alpha, fusion=fusion, allow_degraded=allow_degraded
+            )
+            return self.floored(hits, req)
 
     def floored(self, hits: list[Hit], req: RecallRequest) -> list[Hit]:
         """``hits`` (order kept) less those under the relevance floor (:mod:`.floor`)."""
@@ -149,8 +149,9 @@ class Retriever:
         :meth:`search` returns and what it removed (the inspector shows both)."""
         degraded = False
         try:
-            self.sync.ensure(req.user_id)
-            part = self.partitions.get(req.user_id, req.kinds, embedder)
+            with span("index"):
+                self.sync.ensure(req.user_id)
+                part = self.partitions.get(req.user_id, req.kinds, embedder)
         except _VECTOR_DOWN:
             if not allow_degraded:
                 raise
@@ -161,7 +162,8 @@ class Retriever:
         pool = self.settings.retrieval.candidate_pool
         hard = window.mask(part, req.since, req.until)
         soft = window.mask(part, *req.prior) if req.prior else None
-        kw_all = part.keyword.scores(req.query)
+        with span("keyword"):
+            kw_all = part.keyword.scores(req.query)
         if hard is not None:  # records outside the window score nothing, so none is a candidate
             kw_all = np.where(hard, kw_all, 0.0)
         kw_top = _top(kw_all, pool)
@@ -222,15 +224,16 @@ class Retriever:
             return kw_top, None, True
         r = self.settings.retrieval
         try:
-            routes = crosslang.routes(
-                embedder, req.query, part.cjk, r.cross_language_scale, r.cross_language_scale_cjk
-            )
+            with span("embed"):
+                scales = r.cross_language_scale, r.cross_language_scale_cjk
+                routes = crosslang.routes(embedder, req.query, part.cjk, *scales)
         except EmbedderError:  # your own model is down: keyword only, if allowed
             if not allow:
                 raise
             return kw_top, None, True
         if part.matrix is not None:
-            vec_all = crosslang.score_matrix(part.matrix, routes)
+            with span("vector"):
+                vec_all = crosslang.score_matrix(part.matrix, routes)
             hard = window.mask(part, req.since, req.until)
             ranked = vec_all if hard is None else np.where(hard, vec_all, -np.inf)
             return np.union1d(kw_top, _top(ranked, pool)), vec_all, False

@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..errors import InputError
+from ..index.spans import span
 from ..models import validation_message
 
 __all__ = ["json_response", "parse_json", "read_body"]
@@ -27,7 +28,9 @@ _M = TypeVar("_M", bound=BaseModel)
 
 def json_response(model: BaseModel, status: int = 200) -> Response:
     """``model`` as a JSON answer with ``status``."""
-    return Response(model.model_dump_json(), status_code=status, media_type="application/json")
+    with span("serialize"):
+        body = model.model_dump_json()
+    return Response(body, status_code=status, media_type="application/json")
 
 
 def _not_a_number(name: str) -> NoReturn:
@@ -63,13 +66,14 @@ def parse_json(raw: bytes | str, what: str = "the request body") -> Any:
 async def read_body(request: Request, model: type[_M]) -> _M:
     """The request's body: a JSON object valid for ``model``, or :class:`InputError`."""
     raw = await request.body()
-    data = parse_json(raw) if raw.strip() else None
-    if not isinstance(data, dict):
-        raise InputError(
-            f"the request body must be a JSON object, got {type(data).__name__}; see "
-            "/openapi.json for each route's fields"
-        )
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise InputError(validation_message(exc, "request body")) from exc
+    with span("parse"):
+        data = parse_json(raw) if raw.strip() else None
+        if not isinstance(data, dict):
+            raise InputError(
+                f"the request body must be a JSON object, got {type(data).__name__}; see "
+                "/openapi.json for each route's fields"
+            )
+        try:
+            return model.model_validate(data)
+        except ValidationError as exc:
+            raise InputError(validation_message(exc, "request body")) from exc

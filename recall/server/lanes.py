@@ -14,6 +14,7 @@ at once although its thread runs on.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 
+from ..index import spans
 from .auth import tenant_of
 
 __all__ = ["TenantLanes"]
@@ -62,11 +64,15 @@ class TenantLanes:
         self, user_id: str | None, fn: Callable[..., _T], /, *args: Any, **kwargs: Any
     ) -> _T:
         """:meth:`run` in the lane of ``user_id``'s tenant (see the module docs)."""
+        queued = time.perf_counter()
+
+        def call() -> _T:  # the wait for a lane and a worker thread, timed as "queue"
+            spans.add("queue", time.perf_counter() - queued)
+            return fn(*args, **kwargs)
+
         with anyio.fail_after(self.timeout_s):
             async with self._lane(user_id):
-                return await anyio.to_thread.run_sync(
-                    partial(fn, *args, **kwargs), abandon_on_cancel=True
-                )
+                return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
 
     @asynccontextmanager
     async def _lane(self, user_id: str | None) -> AsyncIterator[None]:

@@ -34,6 +34,7 @@ from starlette.routing import Route
 
 from .. import __version__
 from ..errors import InputError, UnknownUserError
+from ..index.spans import span
 from ..inputs import record_kinds
 from ..lifecycle.article import LongTerm
 from ..lifecycle.pipeline import UpdateResult
@@ -146,10 +147,11 @@ class RestApi:
         return await run_once(self.amem, uid, key, request_id, write, status)
 
     def _user(self, request: Request) -> str:
-        uid = require_user_id(request.path_params["user"])
-        if self.keys is not None:
-            self.keys.check(key_from_headers(request.headers), uid)
-        return uid
+        with span("auth"):
+            uid = require_user_id(request.path_params["user"])
+            if self.keys is not None:
+                self.keys.check(key_from_headers(request.headers), uid)
+            return uid
 
     # --- handlers -----------------------------------------------------------------------
     async def recall(self, request: Request) -> Response:

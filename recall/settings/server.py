@@ -75,6 +75,12 @@ class ServerSettings(_Group):
         description="Open connections at most; past it a new one is answered HTTP 503 and "
         "closed at once.",
     )
+    timing: bool = Field(
+        False,
+        description="Answer every HTTP request with a Server-Timing header: where its time "
+        "went (parse, auth, queue, embed, keyword, vector, retrieve, serialize, total). Off: "
+        "timings tell a client how busy the server is.",
+    )
     tenant_concurrency: int = Field(
         2,
         ge=0,
