@@ -185,6 +185,13 @@ def test_records_second_page_of_one_kind(page: tuple[Page, Watch], base_url: str
     assert said == sorted(said, reverse=True)  # newest said first
 
 
+def _shoot(tab: Page, name: str) -> None:
+    """The screen as a person sees it first (docs/img holds copies), and the whole page."""
+    tab.evaluate("window.scrollTo(0, 0)")  # the form's #query anchor scrolled it
+    tab.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    tab.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), full_page=True)
+
+
 def _query(tab: Page, base_url: str) -> None:
     tab.goto(f"{base_url}/ui/users/{BOB}")
     tab.fill("input[name=q]", QUERY)
@@ -208,13 +215,13 @@ def test_a_query_with_hits_and_floored_hits_at_two_widths(
         assert first.locator(f"td[data-label='{label}']").inner_text().strip()
     assert tab.input_value("input[name=q]") == QUERY
     ARTIFACTS.mkdir(exist_ok=True)
-    tab.screenshot(path=str(ARTIFACTS / "ui-query-1280.png"), full_page=True)
+    _shoot(tab, "ui-query-1280")
     tab.set_viewport_size({"width": 390, "height": 844})
     tab.reload()
     width = tab.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide at a 390 px viewport"
     assert tab.locator("#query table.hits thead").first.is_hidden()  # stacked cards
-    tab.screenshot(path=str(ARTIFACTS / "ui-query-390.png"), full_page=True)
+    _shoot(tab, "ui-query-390")
     tab.goto(f"{base_url}/ui")
     tab.screenshot(path=str(ARTIFACTS / "ui-users-390.png"), full_page=True)
 

@@ -13,7 +13,7 @@ import hashlib
 import html
 from collections.abc import Iterable
 
-__all__ = ["CSS", "STYLE_HASH", "document", "esc", "table"]
+__all__ = ["CSS", "STYLE_HASH", "document", "esc"]
 
 CSS = """
 :root{--fg:#1d2330;--muted:#5b6474;--bg:#f6f7f9;--card:#fff;--line:#dde1e7;--accent:#2456c9;
@@ -101,20 +101,6 @@ STYLE_HASH = "'sha256-{}'".format(
 def esc(value: object) -> str:
     """``value`` as HTML text: ``<``, ``>``, ``&`` and both quotes escaped (attributes too)."""
     return html.escape(str(value), quote=True)
-
-
-def table(head: Iterable[str], rows: Iterable[str], *, caption: str = "") -> str:
-    """A table in a horizontally scrolling box: ``head`` is trusted header HTML (each a
-    ``<th>``'s content, ``num:`` prefixed for a number column), ``rows`` whole ``<tr>``s."""
-    cells = "".join(
-        f'<th class="num">{h[4:]}</th>' if h.startswith("num:") else f"<th>{h}</th>" for h in head
-    )
-    cap = f"<caption class='meta'>{caption}</caption>" if caption else ""
-    body = "".join(rows)
-    return (
-        f'<div class="scroll"><table>{cap}<thead><tr>{cells}</tr></thead>'
-        f"<tbody>{body}</tbody></table></div>"
-    )
 
 
 def document(

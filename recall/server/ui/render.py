@@ -116,7 +116,7 @@ def login_page(*, keys: bool) -> str:
     body = (
         "<h1>Log in</h1><section class='card'>"
         '<form id="login" class="row" method="get" action="/ui" autocomplete="off">'
-        '<label>API key<input id="key" type="password" required minlength="16" '
+        '<label class="grow">API key<input id="key" type="password" required minlength="16" '
         'autocomplete="off" spellcheck="false"></label><button>Log in</button></form>'
         "<p class='meta'>The key stays in this browser: a cookie sent only to this server's "
         "/ui pages, never to other sites, and good only for reading. Log out to remove it; "

@@ -25,7 +25,7 @@ from .answers import html_error, html_response, script_response
 from .render import LOGIN_SCRIPT, login_page, logout_page, user_page, users_page
 from .view import Params, gather, visible_users
 
-__all__ = ["PUBLIC_PATHS", "InspectorUi"]
+__all__ = ["InspectorUi", "PUBLIC_PATHS"]
 
 #: Answered without a key: the login form and its script, and logging out (a person whose
 #: key is wrong or withdrawn must still be able to remove it). None shows any memory.
