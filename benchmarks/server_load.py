@@ -1,16 +1,23 @@
-"""Load test of `recall serve --transport http` (bounded, loopback only).
+"""Load test of `recall serve --transport http` against one thread doing the same work.
 
-Starts the server as a subprocess on 127.0.0.1 in a fresh memory folder, then runs
-``--clients`` concurrent clients for ``--duration`` seconds against ``--users`` users, each
-request a REST ``remember`` (POST /memories with a summary holding a unique token) with
-probability ``--write-ratio``, else a ``deep_recall``. Afterwards every acknowledged remember
-(HTTP 201) is looked up among the user's records (its summary id, whatever kind promotion
-turned it into) and by a deep_recall of its token: a write not found is lost.
+A memory folder is seeded (``--users`` users, ``--seed-notes`` notes each), then copied:
+one copy is served by ``recall serve`` (a subprocess on 127.0.0.1, ``Server-Timing`` on)
+and ``--clients`` concurrent clients send it a fixed list of ``--ops`` operations
+(``--recall-share`` REST deep_recalls, the rest REST ``remember``s of a summary holding a
+unique token, users drawn at random); the other copies are replayed by ONE thread in this
+process calling ``Memory.deep_recall`` / ``Memory.update_memory`` with the same operations
+in the same order, before and after the server run (their mean is the reference, their
+spread shows the machine's drift). The ratio is server operations/s over that reference.
 
-    .venv/bin/python benchmarks/server_load.py [--clients 16] [--duration 60] [--users 100]
+Afterwards every acknowledged remember (HTTP 201) is looked up among the user's records:
+a write not found is lost. Each answer's ``Server-Timing`` header says where the server
+spent its time (recall.server.timing); the medians per operation are printed, with
+``outside`` = the client's time less the server's ``total`` (HTTP, the client, the loop).
 
-Prints per-operation p50/p99 latency and requests/s, errors and lost writes, then one JSON
-line. Exits 1 when there was an error or a lost write.
+    .venv/bin/python benchmarks/server_load.py [--ops 1200] [--clients 16] [--users 50]
+
+Prints a summary and one JSON line, writes benchmarks/results/server_load.json. Exits 1
+when there was an error or a lost write.
 """
 
 from __future__ import annotations
@@ -19,18 +26,31 @@ import argparse
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import anyio
 import httpx
 
+import recall
+from recall.server.aio import warm_up
+
+ROOT = Path(__file__).resolve().parents[1]
 WORDS = ["cache", "deploy", "friday", "redis", "tea", "coffee", "budget", "launch", "design"]
+THINGS = ["the api", "my sister", "the garden", "the invoice", "kubernetes", "the hotel", "march"]
+SPANS = ("parse", "auth", "queue", "index", "keyword", "embed", "vector", "retrieve", "serialize")
+
+Op = tuple[str, str, str]  # (kind, user, text)
 
 
 def _free_port() -> int:
@@ -39,10 +59,78 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _start(folder: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "ANONYMIZED_TELEMETRY": "False", "HF_HUB_OFFLINE": "1"}
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def make_ops(n: int, users: list[str], recall_share: float, seed: int) -> list[Op]:
+    """The fixed operation list both sides run: deep_recall queries and remember writes."""
+    rng = random.Random(seed)
+    ops: list[Op] = []
+    for i in range(n):
+        user = rng.choice(users)
+        if rng.random() < recall_share:
+            ops.append(("recall", user, f"what did we say about {rng.choice(WORDS)}?"))
+        else:
+            text = f"We talked about {rng.choice(WORDS)} and {rng.choice(THINGS)}, tok{i}x."
+            ops.append(("remember", user, text))
+    return ops
+
+
+def seed_folder(folder: Path, users: list[str], notes: int, seed: int) -> None:
+    rng = random.Random(seed)
+    with recall.open(folder) as mem:
+        for user in users:
+            items = [
+                {"text": f"{rng.choice(THINGS)} and {rng.choice(WORDS)}: note {j} of {user}"}
+                for j in range(notes)
+            ]
+            mem.add_many(items, user_id=user)
+
+
+def replay(folder: Path, ops: list[Op]) -> dict[str, Any]:
+    """One thread, the same operations in order, on a copy of the seeded folder."""
+    with recall.open(folder) as mem:
+        warm_up(mem)
+        lat: dict[str, list[float]] = {"recall": [], "remember": []}
+        errors = 0
+        start = time.perf_counter()
+        for kind, user, text in ops:
+            t = time.perf_counter()
+            try:
+                if kind == "recall":
+                    mem.deep_recall(text, user_id=user)
+                else:
+                    mem.update_memory(text, user_id=user)
+            except recall.RecallError:
+                errors += 1
+            lat[kind].append((time.perf_counter() - t) * 1000)
+        elapsed = time.perf_counter() - start
+    return {
+        "ops_per_s": round(len(ops) / elapsed, 1),
+        "errors": errors,
+        **{f"{k}_p50_ms": round(_pct(v, 0.5), 2) for k, v in lat.items()},
+    }
+
+
+def _server_timing(header: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for part in header.split(","):
+        name, _, dur = part.strip().partition(";dur=")
+        if name and dur:
+            out[name] = float(dur)
+    return out
+
+
+def _start(folder: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "RECALL_SERVER_TIMING": "1", "HF_HUB_OFFLINE": "1"}
     cmd = [sys.executable, "-m", "recall.cli", "serve", "--transport", "http"]
     cmd += ["--port", str(port), "--path", str(folder)]
+    if workers > 1:
+        cmd += ["--workers", str(workers)]
     proc = subprocess.Popen(cmd, env=env)
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -57,116 +145,130 @@ def _start(folder: Path, port: int) -> subprocess.Popen[bytes]:
     raise SystemExit("recall serve did not come up in 180 s")
 
 
-def _pct(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-async def _load(url: str, args: argparse.Namespace) -> dict[str, object]:
-    lat: dict[str, list[float]] = {"remember": [], "recall": []}
+async def _load(url: str, ops: list[Op], clients: int) -> dict[str, Any]:
+    lat: dict[str, list[float]] = {"recall": [], "remember": []}
+    spans: dict[str, dict[str, list[float]]] = {"recall": {}, "remember": {}}
     errors: list[str] = []
-    acked: list[tuple[str, str, str]] = []  # (user, summary id, token)
-    users = [f"load-{i:03d}" for i in range(args.users)]
-    stop = time.monotonic() + args.duration
-    rng = random.Random(args.seed)
+    acked: list[tuple[str, str, str]] = []  # (user, summary id, text)
+    todo = iter(ops)
+    lock = threading.Lock()
 
-    async def client(n: int, http: httpx.AsyncClient) -> None:
-        seq = 0
-        while time.monotonic() < stop:
-            user = rng.choice(users)
+    async def client(http: httpx.AsyncClient) -> None:
+        while True:
+            with lock:
+                op = next(todo, None)
+            if op is None:
+                return
+            kind, user, text = op
             started = time.perf_counter()
-            if rng.random() < args.write_ratio:
-                seq += 1
-                token = f"tok{n}x{seq}"
-                text = f"We talked about {rng.choice(WORDS)} and {token}."
+            if kind == "remember":
                 r = await http.post(f"/v1/users/{user}/memories", json={"summary": text})
-                op, ok = "remember", r.status_code == 201
+                ok = r.status_code == 201
                 if ok:
-                    acked.append((user, r.json()["summary_id"], token))
+                    acked.append((user, r.json()["summary_id"], text))
             else:
-                query = f"what about {rng.choice(WORDS)}?"
-                r = await http.post(f"/v1/users/{user}/recall", json={"query": query})
-                op, ok = "recall", r.status_code == 200
-            lat[op].append((time.perf_counter() - started) * 1000)
+                r = await http.post(f"/v1/users/{user}/recall", json={"query": text})
+                ok = r.status_code == 200
+            took = (time.perf_counter() - started) * 1000
+            lat[kind].append(took)
+            timing = _server_timing(r.headers.get("server-timing", ""))
+            timing["outside"] = took - timing.get("total", took)
+            for name, ms in timing.items():
+                spans[kind].setdefault(name, []).append(ms)
             if not ok:
-                errors.append(f"{op} {r.status_code}: {r.text[:200]}")
+                errors.append(f"{kind} {r.status_code}: {r.text[:200]}")
 
-    began = time.monotonic()
-    limits = httpx.Limits(max_connections=args.clients)
+    limits = httpx.Limits(max_connections=clients)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
+        began = time.perf_counter()
         async with anyio.create_task_group() as tg:
-            for n in range(args.clients):
-                tg.start_soon(client, n, http)
-        elapsed = time.monotonic() - began
+            for _ in range(clients):
+                tg.start_soon(client, http)
+        elapsed = time.perf_counter() - began
         lost = await _verify(http, acked)
-    total = sum(len(v) for v in lat.values())
+    every = lat["recall"] + lat["remember"]
     return {
-        "clients": args.clients,
-        "duration_s": round(elapsed, 1),
-        "users": args.users,
-        "requests": total,
-        "requests_per_s": round(total / elapsed, 1),
+        "ops_per_s": round(len(ops) / elapsed, 1),
         "errors": len(errors),
         "error_samples": errors[:5],
         "acknowledged_writes": len(acked),
         "lost_writes": len(lost),
-        **{f"{op}_p50_ms": round(_pct(v, 0.5), 1) for op, v in lat.items()},
-        **{f"{op}_p99_ms": round(_pct(v, 0.99), 1) for op, v in lat.items()},
-        **{f"{op}_mean_ms": round(statistics.fmean(v), 1) for op, v in lat.items() if v},
-        **{f"{op}_count": len(v) for op, v in lat.items()},
+        "p50_ms": round(_pct(every, 0.5), 1),
+        "p99_ms": round(_pct(every, 0.99), 1),
+        **{f"{k}_p50_ms": round(_pct(v, 0.5), 1) for k, v in lat.items()},
+        **{f"{k}_p99_ms": round(_pct(v, 0.99), 1) for k, v in lat.items()},
+        "split_p50_ms": {
+            k: {name: round(statistics.median(v), 2) for name, v in sorted(s.items())}
+            for k, s in spans.items()
+        },
     }
 
 
 async def _verify(http: httpx.AsyncClient, acked: list[tuple[str, str, str]]) -> list[str]:
-    """Acknowledged writes not found among the user's records or by a search for them."""
+    """Acknowledged writes not found among the user's records."""
     lost = []
     by_user: dict[str, list[tuple[str, str]]] = {}
-    for user, sid, token in acked:
-        by_user.setdefault(user, []).append((sid, token))
+    for user, sid, text in acked:
+        by_user.setdefault(user, []).append((sid, text))
     for user, writes in by_user.items():
         records = (await http.get(f"/v1/users/{user}/memories")).json()["records"]
         texts = {r["id"]: r["text"] for r in records}
-        for sid, token in writes:
-            if sid not in texts or token not in texts[sid]:
-                lost.append(sid)
-        sid, token = writes[-1]  # the newest write of each user is also searchable
-        body = {"query": token, "top_k": 50, "depth": "archive"}
-        hits = (await http.post(f"/v1/users/{user}/recall", json=body)).json()["hits"]
-        if not any(token in h["text"] for h in hits):
-            lost.append(f"{sid} (not found by deep_recall)")
+        lost += [sid for sid, text in writes if texts.get(sid) != text]
     return lost
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ops", type=int, default=1200)
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--duration", type=float, default=60.0)
-    parser.add_argument("--users", type=int, default=100)
-    parser.add_argument("--write-ratio", type=float, default=0.3)
+    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--seed-notes", type=int, default=20)
+    parser.add_argument("--recall-share", type=float, default=0.7)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/server_load.json")
     args = parser.parse_args()
+    users = [f"load-{i:03d}" for i in range(args.users)]
+    ops = make_ops(args.ops, users, args.recall_share, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
+        seeded = Path(tmp) / "seeded"
+        seed_folder(seeded, users, args.seed_notes, args.seed)
+        for name in ("served", "before", "after"):
+            shutil.copytree(seeded, Path(tmp) / name)
+        before = replay(Path(tmp) / "before", ops)
         port = _free_port()
-        proc = _start(Path(tmp) / "memory", port)
+        proc = _start(Path(tmp) / "served", port, 1)
         try:
-            out = anyio.run(_load, f"http://127.0.0.1:{port}", args)
+            served = anyio.run(_load, f"http://127.0.0.1:{port}", ops, args.clients)
         finally:
             proc.terminate()
             proc.wait(timeout=60)
-    for op in ("remember", "recall"):
-        print(
-            f"{op:8s} n={out[f'{op}_count']:>6} p50 {out[f'{op}_p50_ms']:>8} ms  "
-            f"p99 {out[f'{op}_p99_ms']:>8} ms"
-        )
+        after = replay(Path(tmp) / "after", ops)
+    thread = (before["ops_per_s"] + after["ops_per_s"]) / 2
+    out = {
+        "command": "benchmarks/server_load.py " + " ".join(sys.argv[1:]),
+        "ops": args.ops,
+        "clients": args.clients,
+        "users": args.users,
+        "recall_share": args.recall_share,
+        "server": served,
+        "thread_before": before,
+        "thread_after": after,
+        "server_over_thread": round(served["ops_per_s"] / thread, 2),
+        "p99_over_p50": round(served["p99_ms"] / max(served["p50_ms"], 1e-9), 1),
+    }
     print(
-        f"{out['requests']} requests in {out['duration_s']} s = {out['requests_per_s']} req/s; "
-        f"errors {out['errors']}, acknowledged writes {out['acknowledged_writes']}, "
-        f"lost {out['lost_writes']}"
+        f"server {served['ops_per_s']} ops/s (p50 {served['p50_ms']} ms, p99 "
+        f"{served['p99_ms']} ms) | one thread {before['ops_per_s']} / {after['ops_per_s']} "
+        f"ops/s (before / after) | ratio {out['server_over_thread']}x | errors "
+        f"{served['errors']}, acknowledged writes {served['acknowledged_writes']}, lost "
+        f"{served['lost_writes']}"
     )
+    for kind, split in served["split_p50_ms"].items():
+        shown = ", ".join(f"{k} {v}" for k, v in split.items())
+        print(f"  {kind} p50 ms: {shown}")
     print(json.dumps(out))
-    if out["errors"] or out["lost_writes"]:
+    args.out.write_text(json.dumps(out, indent=1) + "\n")
+    if served["errors"] or served["lost_writes"]:
         sys.exit(1)
 
 

@@ -36,6 +36,13 @@ __all__ = ["serve"]
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     help="API key file, 'KEY TENANT' a line (also $RECALL_SERVER_API_KEYS_FILE).",
 )
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="HTTP worker processes on one port; more than 1 needs --chroma-url (a Chroma server).",
+)
 @path_option
 @url_option
 def serve(
@@ -44,13 +51,15 @@ def serve(
     host: str | None,
     port: int | None,
     keys_file: Path | None,
+    workers: int,
     path: Path,
     chroma_url: str | None,
 ) -> None:
     """Serve the memory folder to agents. The models load before the first request.
 
     Without API keys the HTTP server answers loopback clients only, and refuses to bind
-    another address.
+    another address. ``--workers N`` serves HTTP from N processes sharing the store and a
+    Chroma server.
     """
     from ..memory import open as open_folder
     from ..models import require_user_id
@@ -67,6 +76,13 @@ def serve(
         if value:
             updates[name] = value
     default_user = None if user_id is None else require_user_id(user_id)
+    if workers > 1:
+        if transport != "http":
+            raise click.UsageError("--workers is for --transport http")
+        from ..server.workers import serve_workers
+
+        serve_workers(updates, default_user, workers)  # each worker opens the memory itself
+        return
     with open_folder(settings=Settings(**updates)) as mem:
         if transport == "stdio":
             serve_stdio(mem, default_user=default_user)

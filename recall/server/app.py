@@ -39,12 +39,19 @@ from .mcp import build_mcp
 from .openapi import openapi_document
 from .rest import ENDPOINTS, EXCEPTION_HANDLERS, RestApi
 from .stdio import run_stdio
+from .timing import ServerTiming
 from .ui import PUBLIC_PATHS, InspectorUi, ui_http_error
 
 if TYPE_CHECKING:
     from ..memory import Memory
 
-__all__ = ["build_app", "serve_http", "serve_stdio", "uvicorn_options"]
+__all__ = [
+    "build_app",
+    "log_warnings_only",
+    "serve_http",
+    "serve_stdio",
+    "uvicorn_options",
+]
 
 _PUBLIC = {"/openapi.json", *(e.path for e in ENDPOINTS if e.public), *PUBLIC_PATHS}
 
@@ -92,16 +99,19 @@ def build_app(
             yield
 
     gate = Middleware(Gate, keys=keys, settings=conf, public=_PUBLIC)
+    # Outermost, so that a request's tally covers the Gate and the route.
+    timing = [Middleware(ServerTiming)] if conf.timing else []
     return Starlette(
         routes=routes,
-        middleware=[gate],
+        middleware=[*timing, gate],
         lifespan=lifespan,
         # 404 and 405 as JSON too (as a page under /ui)
         exception_handlers={**EXCEPTION_HANDLERS, HTTPException: ui_http_error},
     )
 
 
-def _log_warnings_only() -> None:
+def log_warnings_only() -> None:
+    """Log warnings and worse to stderr, nothing below (the SDK and bm25s are chatty)."""
     # The MCP SDK configures the root logger when nothing has; a handler of our own first
     # keeps chatty libraries' debug records (bm25s logs every index build) off stderr.
     handler = logging.StreamHandler(sys.stderr)
@@ -124,7 +134,7 @@ def serve_http(memory: Memory, *, default_user: str | None = None) -> None:
             f"refusing to listen on {conf.host} without API keys: set RECALL_SERVER_API_KEYS "
             "or --keys FILE, or bind 127.0.0.1"
         )
-    _log_warnings_only()
+    log_warnings_only()
     app = build_app(memory, keys=keys, default_user=default_user, settings=conf)
     print(
         f"recall serve: http://{conf.host}:{conf.port} (MCP at /mcp, REST at /v1, "
@@ -159,7 +169,7 @@ def serve_stdio(memory: Memory, *, default_user: str | None = None) -> None:
     everything else goes to stderr.
     """
 
-    _log_warnings_only()
+    log_warnings_only()
 
     async def main() -> None:
         amem = AsyncMemory(memory, timeout_s=memory.settings.server.request_timeout_s)

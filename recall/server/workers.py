@@ -1,0 +1,134 @@
+"""``recall serve --workers N``: N server processes on one port, one store, one Chroma server.
+
+One process runs Python's parts of a request (parsing, fusion, the event loop) on one core
+at a time; N processes use N. The parent binds the port once and starts N workers (the
+``spawn`` start method: nothing of the parent's state is shared) that accept on that same
+socket; each opens the memory itself, loads the models and serves as ``recall serve``
+does with one process. A worker that dies is replaced; Ctrl-C or SIGTERM stops them all,
+each finishing its requests in flight.
+
+What the processes share is what several ``recall.open`` calls on one memory share: the
+store (the folder's SQLite file in WAL mode, or PostgreSQL), which commits every write
+before an index sees it, and the vectors, which must then live on a Chroma server
+(``--chroma-url``): the embedded Chroma store belongs to one process. Each worker keeps its
+own caches and rebuilds a user's partition when the store's version for that user moves,
+so a write acknowledged by one worker is found by the next query on any other.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import socket
+import sys
+from typing import Any
+
+from ..errors import ConfigError
+from ..settings import Settings
+
+__all__ = ["MAX_WORKERS", "serve_workers"]
+
+#: More processes than this is a typo, not a deployment (each loads its own models).
+MAX_WORKERS = 64
+_spawn = multiprocessing.get_context("spawn")
+
+
+def _check(settings: Settings, workers: int) -> None:
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ConfigError(f"--workers must be from 1 to {MAX_WORKERS}, got {workers}")
+    if settings.storage.chroma_url is None:
+        raise ConfigError(
+            "--workers needs the vectors on a Chroma server (--chroma-url or "
+            "RECALL_CHROMA_URL; start one with `chroma run --path DIR`): the embedded Chroma "
+            "store of a folder belongs to one process. Or serve with one worker."
+        )
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _worker(options: dict[str, Any], default_user: str | None, sock: socket.socket) -> None:
+    """One worker process: open the memory, serve on the shared socket until told to stop."""
+    import uvicorn
+
+    from ..memory import open as open_memory
+    from .app import build_app, log_warnings_only, uvicorn_options
+    from .auth import ApiKeys
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent says when: SIGTERM
+    log_warnings_only()
+    with open_memory(settings=Settings(**options)) as memory:
+        conf = memory.settings.server
+        app = build_app(memory, keys=ApiKeys.from_settings(conf), default_user=default_user)
+        server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(conf)))
+        server.run(sockets=[sock])
+
+
+def serve_workers(options: dict[str, Any], default_user: str | None, workers: int) -> None:
+    """Serve the memory of settings ``Settings(**options)`` from ``workers`` processes.
+
+    ``options`` are :class:`~recall.settings.Settings` keyword arguments (the CLI's flags);
+    each worker builds its settings from them and the environment, as the parent did.
+    """
+    from .auth import ApiKeys, is_loopback
+
+    settings = Settings(**options)
+    _check(settings, workers)
+    conf = settings.server
+    if ApiKeys.from_settings(conf) is None and not is_loopback(conf.host):
+        raise ConfigError(
+            f"refusing to listen on {conf.host} without API keys: set RECALL_SERVER_API_KEYS "
+            "or --keys FILE, or bind 127.0.0.1"
+        )
+    sock = _bind(conf.host, conf.port)
+    print(
+        f"recall serve: http://{conf.host}:{conf.port} from {workers} worker processes "
+        f"(vectors at {settings.storage.chroma_url})",
+        file=sys.stderr,
+    )
+    procs: list[Any] = []
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        for _ in range(workers):
+            procs.append(_start(options, default_user, sock))
+        while not stopping:
+            for i, proc in enumerate(procs):
+                proc.join(timeout=0.5 / len(procs))
+                if proc.exitcode is not None and not stopping:
+                    print(
+                        f"recall serve: worker {proc.pid} exited; starting another", file=sys.stderr
+                    )
+                    procs[i] = _start(options, default_user, sock)
+    finally:
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()  # SIGTERM: uvicorn finishes the requests in flight
+        for proc in procs:
+            proc.join(timeout=conf.request_timeout_s + 5)
+            if proc.is_alive():
+                proc.kill()
+        sock.close()
+
+
+def _start(options: dict[str, Any], default_user: str | None, sock: socket.socket) -> Any:
+    proc = _spawn.Process(target=_worker, args=(options, default_user, sock), daemon=False)
+    proc.start()
+    return proc
