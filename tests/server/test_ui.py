@@ -119,6 +119,8 @@ def test_records_page_by_kind_and_said_date(mem: recall.Memory) -> None:
         assert rows == ["note"] * 5
         march = _page(await http.get(f"{BOB_PAGE}?kind=fact&since=2026-03-04", headers=AUTH))
         assert "1–2 of 2" in march and "March 5" in march and "March 3" not in march
+        past = _page(await http.get(f"{BOB_PAGE}?offset=100000", headers=AUTH))
+        assert "none here of 20" in past and 'href="/ui/users/acme:bob#records">First' in past
         window = f"{BOB_PAGE}?kind=fact&since=2026-03-03&until=2026-03-04"
         assert "1–2 of 2" in _page(await http.get(window, headers=AUTH))
 

@@ -8,6 +8,7 @@ self-contained file (every record, every version listed, no links, no forms).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from http import HTTPStatus
 
 from .page import document, esc
 from .sections import (
@@ -143,8 +144,12 @@ def error_page(status: int, message: str, *, login: bool = False) -> str:
         if login
         else '<p><a href="/ui">Back to the users</a></p>'
     )
+    try:
+        title = f"{status} {HTTPStatus(status).phrase}"
+    except ValueError:
+        title = str(status)
     body = (
-        f"<h1>{status}</h1><section class='card error'><p class='prose'>{esc(message)}</p>"
+        f"<h1>{esc(title)}</h1><section class='card error'><p class='prose'>{esc(message)}</p>"
         f"{hint}</section>"
     )
-    return document(f"recall inspector: {status}", body)
+    return document(f"recall inspector: {title}", body)

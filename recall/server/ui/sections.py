@@ -177,8 +177,14 @@ def _filters(view: UserView) -> str:
 
 def _pager(view: UserView) -> str:
     page, params = view.page, view.params
-    first = page.offset + 1 if page.records else 0
-    links = [f"<span>{first}–{page.offset + len(page.records)} of {page.total}</span>"]
+    if not page.records:
+        links = [f"<span>none here of {page.total}</span>"]
+        if page.offset > 0:  # past the end: the way back, not another empty page
+            first = esc(params.href(view.user_id, offset=0))
+            links.append(f'<a href="{first}#records">First page</a>')
+        return f'<nav class="pager" aria-label="pages">{"".join(links)}</nav>'
+    shown = f"{page.offset + 1}–{page.offset + len(page.records)}"
+    links = [f"<span>{shown} of {page.total}</span>"]
     if page.offset > 0:
         newer = esc(params.href(view.user_id, offset=max(page.offset - page.limit, 0)))
         links.append(f'<a rel="prev" href="{newer}#records">← Newer</a>')
