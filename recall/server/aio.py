@@ -47,14 +47,19 @@ class AsyncMemory(TenantLanes):
     """``await``-able :class:`recall.Memory`: same methods, run off the event loop.
 
     ``timeout_s`` bounds every call, its wait for a slot included (None: no bound);
-    ``tenant_slots`` is how many calls one tenant runs at once (0: no per-tenant limit).
-    ``async with`` closes the memory at the end, as ``with`` does a ``Memory``.
+    ``tenant_slots`` is how many calls one tenant runs at once (0: no per-tenant limit),
+    ``threads`` how many run at once in all (0: anyio's default of 40). ``async with`` closes the memory at the end, as ``with`` does a ``Memory``.
     """
 
     def __init__(
-        self, memory: Memory, *, timeout_s: float | None = None, tenant_slots: int = 0
+        self,
+        memory: Memory,
+        *,
+        timeout_s: float | None = None,
+        tenant_slots: int = 0,
+        threads: int = 0,
     ) -> None:
-        super().__init__(timeout_s=timeout_s, tenant_slots=tenant_slots)
+        super().__init__(timeout_s=timeout_s, tenant_slots=tenant_slots, threads=threads)
         self.memory = memory
 
     async def warm_up(self) -> None:

@@ -67,7 +67,10 @@ def build_app(
     inspector at ``/ui``."""
     conf = settings or memory.settings.server
     amem = AsyncMemory(
-        memory, timeout_s=conf.request_timeout_s, tenant_slots=conf.tenant_concurrency
+        memory,
+        timeout_s=conf.request_timeout_s,
+        tenant_slots=conf.tenant_concurrency,
+        threads=conf.threads,
     )
     mcp = build_mcp(amem, default_user=default_user, keys=keys)
     mcp_app = mcp.streamable_http_app(

@@ -42,14 +42,25 @@ class _Lane:
 
 class TenantLanes:
     """Runs blocking calls on worker threads: under ``timeout_s`` (its wait for a slot
-    included; None: no bound), at most ``tenant_slots`` at once per tenant (0: no limit)."""
+    included; None: no bound), at most ``tenant_slots`` at once per tenant (0: no limit),
+    on at most ``threads`` threads at once (0: anyio's pool of 40)."""
 
-    def __init__(self, *, timeout_s: float | None = None, tenant_slots: int = 0) -> None:
+    def __init__(
+        self, *, timeout_s: float | None = None, tenant_slots: int = 0, threads: int = 0
+    ) -> None:
         self.timeout_s = timeout_s
         self.tenant_slots = tenant_slots
+        self.threads = threads
+        self._threads: anyio.CapacityLimiter | None = None
         # Only tenants with a call in flight have a lane; the event loop's one thread
         # touches this dict, so it needs no lock.
         self._lanes: dict[str, _Lane] = {}
+
+    def _limiter(self) -> anyio.CapacityLimiter | None:
+        # Made on first use, inside the event loop that will wait on it.
+        if self.threads > 0 and self._threads is None:
+            self._threads = anyio.CapacityLimiter(self.threads)
+        return self._threads
 
     async def run(self, fn: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
         """Run ``fn(*args, **kwargs)`` on a worker thread under the timeout."""
@@ -57,7 +68,7 @@ class TenantLanes:
             # abandon_on_cancel: a timed-out caller gets its answer now, not when the
             # CPU work ends; Python cannot stop the thread itself.
             return await anyio.to_thread.run_sync(
-                partial(fn, *args, **kwargs), abandon_on_cancel=True
+                partial(fn, *args, **kwargs), abandon_on_cancel=True, limiter=self._limiter()
             )
 
     async def run_for(
@@ -72,7 +83,9 @@ class TenantLanes:
 
         with anyio.fail_after(self.timeout_s):
             async with self._lane(user_id):
-                return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+                return await anyio.to_thread.run_sync(
+                    call, abandon_on_cancel=True, limiter=self._limiter()
+                )
 
     @asynccontextmanager
     async def _lane(self, user_id: str | None) -> AsyncIterator[None]:

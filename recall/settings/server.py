@@ -81,6 +81,14 @@ class ServerSettings(_Group):
         "went (parse, auth, queue, embed, keyword, vector, retrieve, serialize, total). Off: "
         "timings tell a client how busy the server is.",
     )
+    threads: int = Field(
+        4,
+        ge=0,
+        le=1024,
+        description="Memory calls running at once on worker threads, every tenant together; "
+        "the rest wait their turn (0: anyio's 40). Python runs one thread at a time: more "
+        "threads than cores fight over the interpreter lock, fewer leave a core idle.",
+    )
     tenant_concurrency: int = Field(
         2,
         ge=0,

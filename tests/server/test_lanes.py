@@ -81,3 +81,27 @@ def test_a_user_without_a_tenant_prefix_is_its_own_tenant() -> None:
     a1, a2 = order.index("<a1"), order.index("a2>")
     assert a1 < a2 or order.index("<a2") < order.index("a1>")
     assert order.index("b1>") < max(a1, a2)
+
+
+def test_threads_bound_the_calls_running_at_once_for_every_tenant() -> None:
+    from recall.server.lanes import TenantLanes
+
+    lanes = TenantLanes(threads=2)
+    running, peak = [0], [0]
+    lock = threading.Lock()
+
+    def work() -> None:
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for i in range(8):
+                tg.start_soon(lanes.run_for, f"t{i}:u", work)
+
+    anyio.run(main)
+    assert peak[0] == 2
