@@ -48,7 +48,8 @@ class AsyncMemory(TenantLanes):
 
     ``timeout_s`` bounds every call, its wait for a slot included (None: no bound);
     ``tenant_slots`` is how many calls one tenant runs at once (0: no per-tenant limit),
-    ``threads`` how many run at once in all (0: anyio's default of 40). ``async with`` closes the memory at the end, as ``with`` does a ``Memory``.
+    ``threads`` how many run at once in all (0: anyio's default of 40). ``async with``
+    closes the memory at the end, as ``with`` does a ``Memory``.
     """
 
     def __init__(

@@ -52,7 +52,9 @@ def test_browse_filters_by_kind_and_said_date(mem: recall.Memory) -> None:
         ({"since": "yesterday-ish"}, "since"),
     ],
 )
-def test_browse_refuses_bad_bounds(mem: recall.Memory, kwargs: dict[str, object], word: str) -> None:
+def test_browse_refuses_bad_bounds(
+    mem: recall.Memory, kwargs: dict[str, object], word: str
+) -> None:
     with pytest.raises(recall.InputError, match=word):
         mem.browse("u1", **kwargs)  # type: ignore[arg-type]
 
