@@ -1,4 +1,4 @@
-"""Query embeddings shared: concurrent queries ride one model call, repeated ones none.
+"""Embeddings shared: concurrent calls ride one model call, repeated queries none.
 
 A server runs each request's deep_recall on a worker thread; sixteen clients mean up to
 sixteen one-text model calls at once, each paying the model's fixed cost and fighting for
@@ -9,8 +9,11 @@ two cores. :class:`QueryFront` stands in front of one model's query embedding:
   call in progress (never longer) and go together in the next one. An idle server adds no
   wait at all; a loaded one forms batches by itself. Each text is its own row of the batch
   (padding is masked), so a vector does not depend on its neighbours beyond float noise.
-- **Caching.** The last ``cache_size`` texts' vectors are kept (LRU): an agent asking the
-  same thing twice, or a retry, costs no model call. 0 turns it off.
+- **Writes too.** A small ``embed_documents`` call (a summary, a note: at most one batch)
+  queues its texts the same way, so concurrent writers of different users share a call;
+  a bulk call (an ingest, a reindex) goes to the model as it is, in its own batches.
+- **Caching.** The last ``cache_size`` query texts' vectors are kept (LRU): an agent
+  asking the same thing twice, or a retry, costs no model call. 0 turns it off.
 
 The model's document path embeds the batch (``embed_documents``): for recall's models a
 query is embedded exactly as a one-text document.
@@ -34,17 +37,18 @@ Vectors = npt.NDArray[np.float32]
 
 
 class _Ask:
-    __slots__ = ("error", "ready", "text", "vector")
+    __slots__ = ("cache", "error", "ready", "text", "vector")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, cache: bool) -> None:
         self.text = text
+        self.cache = cache
         self.vector: Vectors | None = None
         self.error: BaseException | None = None
         self.ready = False
 
 
 class QueryFront:
-    """Batched, cached query embeddings over ``embed_batch(texts) -> rows``."""
+    """Batched embeddings over ``embed_batch(texts) -> rows``; queries cached."""
 
     def __init__(
         self,
@@ -71,22 +75,33 @@ class QueryFront:
             if hit is not None:
                 self._cache.move_to_end(text)
                 return hit.copy()
-            ask = _Ask(text)
-            self._queue.append(ask)
+        return self._wait([text], cache=True)[0].copy()
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        """One row per text, batched with whatever else is waiting (a write of one summary
+        beside another user's); a bulk call larger than a batch goes to the model as is."""
+        if len(texts) > self._max_batch or not texts:
+            return self._embed_batch(texts)
+        return np.stack(self._wait(texts, cache=False))
+
+    def _wait(self, texts: Sequence[str], *, cache: bool) -> list[Vectors]:
+        asks = [_Ask(t, cache) for t in texts]
+        with self._cond:
+            self._queue.extend(asks)
         while True:
             with self._cond:
-                while not ask.ready and self._busy:
+                while self._busy and not all(a.ready for a in asks):
                     self._cond.wait()
-                if ask.ready:
+                if all(a.ready for a in asks):
                     break
-                self._busy = True
+                self._busy = True  # the leader: embed what waits, ours or not
                 batch = self._queue[: self._max_batch]
                 del self._queue[: self._max_batch]
             self._run(batch)
-        if ask.error is not None:
-            raise ask.error
-        assert ask.vector is not None
-        return ask.vector.copy()
+        for a in asks:
+            if a.error is not None:
+                raise a.error
+        return [a.vector for a in asks if a.vector is not None]
 
     def _run(self, batch: list[_Ask]) -> None:
         texts = list(dict.fromkeys(a.text for a in batch))
@@ -101,17 +116,16 @@ class QueryFront:
             self.embedded += len(texts)
             for a in batch:
                 a.vector, a.error, a.ready = vectors.get(a.text), error, True
-            if error is None and self._cache_size > 0:
-                for t, v in vectors.items():
-                    self._cache[t] = v
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
+                if error is None and a.cache and self._cache_size > 0:
+                    self._cache[a.text] = vectors[a.text]
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
             self._busy = False
             self._cond.notify_all()
 
 
 class _Fronted:
-    """One model with its queries through a :class:`QueryFront`; documents as they were."""
+    """One model with its queries and small document batches through a :class:`QueryFront`."""
 
     def __init__(self, model: Embedder, cache_size: int) -> None:
         self.id, self.dimension = model.id, model.dimension
@@ -119,7 +133,7 @@ class _Fronted:
         self.front = QueryFront(model.embed_documents, cache_size=cache_size)
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
-        return self.model.embed_documents(texts)
+        return self.front.embed_documents(texts)
 
     def embed_query(self, text: str) -> Vectors:
         return self.front.embed(text)

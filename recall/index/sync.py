@@ -25,6 +25,7 @@ from ..errors import EmbedderError, StoreError
 from ..models import Record
 from ..store import Store, content_hash
 from .embed import Embedder
+from .spans import span
 from .vector import VectorIndex
 
 __all__ = ["IndexSync"]
@@ -60,14 +61,16 @@ class IndexSync:
         embedder = self._embedder()
         for i in range(0, len(records), self._batch):
             chunk = records[i : i + self._batch]
-            vecs = embedder.embed_documents([r.text for r in chunk])
-            self.vectors.upsert(
-                user_id,
-                [r.id for r in chunk],
-                vecs,
-                [r.kind for r in chunk],
-                [content_hash(r.text) for r in chunk],
-            )
+            with span("embed"):
+                vecs = embedder.embed_documents([r.text for r in chunk])
+            with span("upsert"):
+                self.vectors.upsert(
+                    user_id,
+                    [r.id for r in chunk],
+                    vecs,
+                    [r.kind for r in chunk],
+                    [content_hash(r.text) for r in chunk],
+                )
         return len(records)
 
     def after_write(
@@ -132,8 +135,9 @@ class IndexSync:
                 version = self.store.version(user_id)
                 if self.store.index_version(self.key, user_id) == version:
                     break
-                want = self.store.hashes(user_id)
-                have = self.vectors.hashes(user_id)
+                with span("diff"):
+                    want = self.store.hashes(user_id)
+                    have = self.vectors.hashes(user_id)
                 stale = [i for i, h in want.items() if have.get(i) != h]
                 orphans = [i for i in have if i not in want]
                 if stale:

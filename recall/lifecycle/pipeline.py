@@ -26,6 +26,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..index.embed import Embedder
+from ..index.spans import span
 from ..index.spec import IndexSpec
 from ..llm import LLMClient
 from ..models import Record, require_user_id, shown
@@ -141,7 +142,7 @@ class Lifecycle:
                 short_term_count=len(self.short_term(uid)),
             )
         summary = self._summarize(payload)
-        with self.store.transaction() as tx:
+        with span("store"), self.store.transaction() as tx:
             tx.add_summarized_job(job_id, uid, at)
             summary_id = self._put_summary(tx, uid, job_id, at, summary, payload)
         try:

@@ -119,3 +119,30 @@ def test_the_default_models_embed_a_query_as_a_one_text_batch() -> None:
     front = fronted(mem_model, 0)
     for q in ("where did we go hiking", "我们上周去哪里徒步了"):
         assert np.allclose(front.embed_query(q), mem_model.embed_query(q), atol=1e-5)
+
+
+def test_concurrent_small_writes_share_model_calls_and_a_bulk_call_goes_as_is() -> None:
+    model = SlowModel()
+    front = QueryFront(model.embed_documents, cache_size=8, max_batch=4)
+    texts = [f"summary {i}" for i in range(8)]
+    out: dict[int, np.ndarray] = {}
+    start = threading.Barrier(8)
+
+    def write(i: int) -> None:
+        start.wait()
+        out[i] = front.embed_documents([texts[i]])
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert front.calls < 8 and max(len(b) for b in model.batches) <= 4
+    for i, text in enumerate(texts):
+        assert out[i].shape == (1, model.dimension)
+        assert np.allclose(out[i][0], model.inner.embed_query(text), atol=1e-6)
+    assert not front._cache  # documents are not cached; only queries are
+    model.batches.clear()
+    bulk = [f"note {i}" for i in range(10)]
+    assert front.embed_documents(bulk).shape == (10, model.dimension)
+    assert model.batches == [bulk]  # past max_batch: one call, as the caller sent it
