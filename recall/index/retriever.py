@@ -11,6 +11,7 @@ vectors of keyword-only candidates. Steps are timed as :mod:`.spans` when counte
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Literal
 
 import numpy as np
@@ -22,11 +23,13 @@ from ..settings import Settings
 from ..store import Store
 from ..text import Analyzer
 from . import crosslang, threads, window
-from .embed import Embedder
+from .cold import vector_cold
+from .embed import Embedder, Vectors
 from .floor import floor_hits
 from .fuse import fuse_linear, fuse_rrf, minmax, ranks
 from .keyword import BM25Params
 from .partitions import Partition, PartitionCache
+from .prefetch import prefetch
 from .present import present_first
 from .spans import span
 from .sync import IndexSync
@@ -159,6 +162,8 @@ class Retriever:
             part = self.partitions.keyword_only(req.user_id, req.kinds)
         if not part.records:
             return []
+        # A large user's keyword leg runs while another thread embeds the query.
+        query_vector = None if degraded else prefetch(embedder, req.query, len(part.records))
         pool = self.settings.retrieval.candidate_pool
         hard = window.mask(part, req.since, req.until)
         soft = window.mask(part, *req.prior) if req.prior else None
@@ -171,7 +176,15 @@ class Retriever:
         # Threaded records are scored with their neighbours (recall.index.threads).
         links = part.links if self.settings.retrieval.neighbour_weight > 0 else None
         cand, vec_all, degraded = self._candidates(
-            req, part, embedder, kw_top, pool, links, degraded=degraded, allow=allow_degraded
+            req,
+            part,
+            embedder,
+            kw_top,
+            pool,
+            links,
+            degraded=degraded,
+            allow=allow_degraded,
+            query_vector=query_vector,
         )
         if soft is not None:
             if hard is not None:
@@ -213,6 +226,7 @@ class Retriever:
         *,
         degraded: bool,
         allow: bool,
+        query_vector: Future[Vectors] | None = None,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64] | None, bool]:
         """The candidates (keyword top, plus the vector top unless degraded), the vector
         scores of every record (None without a vector leg) and whether now degraded.
@@ -226,7 +240,8 @@ class Retriever:
         try:
             with span("embed"):
                 scales = r.cross_language_scale, r.cross_language_scale_cjk
-                routes = crosslang.routes(embedder, req.query, part.cjk, *scales)
+                q = None if query_vector is None else query_vector.result()
+                routes = crosslang.routes(embedder, req.query, part.cjk, *scales, q=q)
         except EmbedderError:  # your own model is down: keyword only, if allowed
             if not allow:
                 raise
@@ -238,7 +253,9 @@ class Retriever:
             ranked = vec_all if hard is None else np.where(hard, vec_all, -np.inf)
             return np.union1d(kw_top, _top(ranked, pool)), vec_all, False
         try:
-            cand, vec_all = self._vector_cold(req, part, routes, kw_top, pool, links)
+            cand, vec_all = vector_cold(
+                self.vectors, self.settings, req, part, routes, kw_top, links
+            )
         except _VECTOR_DOWN:
             if not allow:
                 raise
@@ -263,38 +280,3 @@ class Retriever:
         kw = threads.smooth(kw_all, cand, prev, nxt, w, hops)
         vec = None if vec_all is None else threads.smooth(vec_all, cand, prev, nxt, w, hops)
         return cand, kw, vec
-
-    def _vector_cold(
-        self,
-        req: RecallRequest,
-        part: Partition,
-        routes: list[crosslang.Route],
-        kw_top: npt.NDArray[np.intp],
-        pool: int,
-        links: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None,
-    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
-        """Candidates and vector scores from Chroma: exact for every candidate (and, with
-        thread links, for the neighbours smoothing will read); 0 elsewhere. One Chroma
-        query per route: the other language's records may have one of their own."""
-        pos = {r.id: i for i, r in enumerate(part.records)}
-        found: dict[int, float] = {}
-        asked: dict[int, dict[str, float]] = {}  # routes may share a vector: one query each
-        for route in routes:
-            key, n = id(route.vector), min(pool, len(part.records))
-            if key not in asked:
-                asked[key] = self.vectors.query(req.user_id, route.vector, req.kinds, n)
-            for rid, s in asked[key].items():
-                if rid in pos and route.mask[pos[rid]]:
-                    found[pos[rid]] = s * route.factor
-        cand = np.union1d(kw_top, np.fromiter(found, dtype=np.intp, count=len(found)))
-        need = cand
-        if links is not None:
-            need = threads.expand(cand, *links, 1 + self.settings.retrieval.neighbour_hops)
-        # Exact vector scores for those the vector top list did not reach.
-        missing = [part.records[int(i)].id for i in need if int(i) not in found]
-        got = self.vectors.vectors(req.user_id, missing)
-        found.update(crosslang.score_rows({pos[rid]: v for rid, v in got.items()}, routes))
-        vec_all = np.zeros(len(part.records), dtype=np.float64)
-        for i, score in found.items():
-            vec_all[i] = score
-        return cand, vec_all
