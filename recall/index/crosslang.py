@@ -63,13 +63,7 @@ def cjk_mask(records: Sequence[Record]) -> Mask:
 
 
 def routes(
-    embedder: Embedder,
-    query: str,
-    cjk: Mask,
-    scale: float,
-    scale_cjk: float,
-    *,
-    q: Vectors | None = None,
+    embedder: Embedder, query: str, cjk: Mask, scale: float, scale_cjk: float
 ) -> list[Route]:
     """How each record is scored for ``query`` (the routes cover every record once).
 
@@ -78,8 +72,7 @@ def routes(
     language; routes over no record are left out.
     """
     query_cjk = has_cjk(query)
-    if q is None:  # else embedded already (recall.index.prefetch)
-        q = embedder.embed_query(query)
+    q = embedder.embed_query(query)
     everything = np.ones(cjk.shape, dtype=np.bool_)
     if not isinstance(embedder, CompositeEmbedder) or not embedder.routes_by_language:
         return [Route(q, everything, 1.0)]

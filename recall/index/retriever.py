@@ -11,7 +11,6 @@ vectors of keyword-only candidates. Steps are timed as :mod:`.spans` when counte
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Literal
 
 import numpy as np
@@ -24,12 +23,11 @@ from ..store import Store
 from ..text import Analyzer
 from . import crosslang, threads, window
 from .cold import vector_cold
-from .embed import Embedder, Vectors
+from .embed import Embedder
 from .floor import floor_hits
 from .fuse import fuse_linear, fuse_rrf, minmax, ranks
 from .keyword import BM25Params
 from .partitions import Partition, PartitionCache
-from .prefetch import prefetch
 from .present import present_first
 from .spans import span
 from .sync import IndexSync
@@ -162,8 +160,6 @@ class Retriever:
             part = self.partitions.keyword_only(req.user_id, req.kinds)
         if not part.records:
             return []
-        # A large user's keyword leg runs while another thread embeds the query.
-        query_vector = None if degraded else prefetch(embedder, req.query, len(part.records))
         pool = self.settings.retrieval.candidate_pool
         hard = window.mask(part, req.since, req.until)
         soft = window.mask(part, *req.prior) if req.prior else None
@@ -184,7 +180,6 @@ class Retriever:
             links,
             degraded=degraded,
             allow=allow_degraded,
-            query_vector=query_vector,
         )
         if soft is not None:
             if hard is not None:
@@ -226,7 +221,6 @@ class Retriever:
         *,
         degraded: bool,
         allow: bool,
-        query_vector: Future[Vectors] | None = None,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64] | None, bool]:
         """The candidates (keyword top, plus the vector top unless degraded), the vector
         scores of every record (None without a vector leg) and whether now degraded.
@@ -240,8 +234,7 @@ class Retriever:
         try:
             with span("embed"):
                 scales = r.cross_language_scale, r.cross_language_scale_cjk
-                q = None if query_vector is None else query_vector.result()
-                routes = crosslang.routes(embedder, req.query, part.cjk, *scales, q=q)
+                routes = crosslang.routes(embedder, req.query, part.cjk, *scales)
         except EmbedderError:  # your own model is down: keyword only, if allowed
             if not allow:
                 raise
