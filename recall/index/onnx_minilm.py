@@ -15,7 +15,10 @@ model, so ``import recall`` stays fast.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -103,13 +106,36 @@ class OnnxMiniLMEmbedder:
         # Batches of similar length pad little: sort by length, embed, put back in order.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
-        for chunk in length_batches(order, [len(t) for t in texts], self.batch_size):
-            out[chunk] = self._batch([texts[i] for i in chunk])
+        chunks = length_batches(order, [len(t) for t in texts], self.batch_size)
+
+        # Several batches (an ingest): one per core at a time. Each run uses one intra-op
+        # thread and onnxruntime releases the interpreter, so the cores work side by side
+        # (LoCoMo turns on 2 cores: 68 docs/s against 34 in one thread).
+        def embed(chunk: list[int]) -> Vectors:
+            return self._batch([texts[i] for i in chunk])
+
+        parts = _pool().map(embed, chunks) if len(chunks) > 1 else map(embed, chunks)
+        for chunk, rows in zip(chunks, parts, strict=True):
+            out[chunk] = rows
         return out
 
     def embed_query(self, text: str) -> Vectors:
         row: Vectors = self._batch([text])[0]
         return row
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    """The process's pool for document batches: one thread per usable core (at most 4)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            cores = min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+            _POOL = ThreadPoolExecutor(max(1, cores), thread_name_prefix="recall-minilm")
+        return _POOL
 
 
 def length_batches(order: list[int], lengths: list[int], size: int) -> list[list[int]]:
