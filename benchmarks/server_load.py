@@ -15,6 +15,11 @@ spent its time (recall.server.timing); the medians per operation are printed, wi
 ``outside`` = the client's time less the server's ``total`` (HTTP, the client, the loop).
 
     .venv/bin/python benchmarks/server_load.py [--ops 1200] [--clients 16] [--users 50]
+        [--workers N]
+
+With ``--workers N`` the server runs N processes (``recall serve --workers``) with the
+vectors on a ``chroma run`` server started here, which also runs on the machine's cores;
+the one thread still replays on copies of the embedded folder.
 
 Prints a summary and one JSON line, writes benchmarks/results/server_load.json. Exits 1
 when there was an error or a lost write.
@@ -80,9 +85,11 @@ def make_ops(n: int, users: list[str], recall_share: float, seed: int) -> list[O
     return ops
 
 
-def seed_folder(folder: Path, users: list[str], notes: int, seed: int) -> None:
+def seed_folder(
+    folder: Path, users: list[str], notes: int, seed: int, chroma_url: str | None = None
+) -> None:
     rng = random.Random(seed)
-    with recall.open(folder) as mem:
+    with recall.open(folder, chroma_url=chroma_url) as mem:
         for user in users:
             items = [
                 {"text": f"{rng.choice(THINGS)} and {rng.choice(WORDS)}: note {j} of {user}"}
@@ -125,12 +132,14 @@ def _server_timing(header: str) -> dict[str, float]:
     return out
 
 
-def _start(folder: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
+def _start(
+    folder: Path, port: int, workers: int, chroma_url: str | None
+) -> subprocess.Popen[bytes]:
     env = {**os.environ, "RECALL_SERVER_TIMING": "1", "HF_HUB_OFFLINE": "1"}
     cmd = [sys.executable, "-m", "recall.cli", "serve", "--transport", "http"]
     cmd += ["--port", str(port), "--path", str(folder)]
-    if workers > 1:
-        cmd += ["--workers", str(workers)]
+    if chroma_url is not None:
+        cmd += ["--workers", str(workers), "--chroma-url", chroma_url]
     proc = subprocess.Popen(cmd, env=env)
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -225,6 +234,14 @@ def main() -> None:
     parser.add_argument("--seed-notes", type=int, default=20)
     parser.add_argument("--recall-share", type=float, default=0.7)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="serve from N worker processes, the vectors on a `chroma run` server started "
+        "here (the served folder is seeded there with the same notes); 0: one process, "
+        "embedded Chroma, a copy of the seeded folder",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/server_load.json")
     args = parser.parse_args()
     users = [f"load-{i:03d}" for i in range(args.users)]
@@ -233,15 +250,26 @@ def main() -> None:
         seeded = Path(tmp) / "seeded"
         seed_folder(seeded, users, args.seed_notes, args.seed)
         for name in ("served", "before", "after"):
-            shutil.copytree(seeded, Path(tmp) / name)
+            if name != "served" or not args.workers:
+                shutil.copytree(seeded, Path(tmp) / name)
+        chroma = None
+        if args.workers:
+            sys.path.insert(0, str(ROOT / "tests"))
+            from chroma_server import ChromaServer, free_port
+
+            chroma = ChromaServer(Path(tmp) / "chroma", free_port())
+            chroma.start()
+            seed_folder(Path(tmp) / "served", users, args.seed_notes, args.seed, chroma.url)
         before = replay(Path(tmp) / "before", ops)
         port = _free_port()
-        proc = _start(Path(tmp) / "served", port, 1)
+        proc = _start(Path(tmp) / "served", port, args.workers, chroma and chroma.url)
         try:
             served = anyio.run(_load, f"http://127.0.0.1:{port}", ops, args.clients)
         finally:
             proc.terminate()
             proc.wait(timeout=60)
+            if chroma is not None:
+                chroma.stop()
         after = replay(Path(tmp) / "after", ops)
     thread = (before["ops_per_s"] + after["ops_per_s"]) / 2
     out = {
@@ -250,6 +278,7 @@ def main() -> None:
         "clients": args.clients,
         "users": args.users,
         "recall_share": args.recall_share,
+        "workers": args.workers,
         "server": served,
         "thread_before": before,
         "thread_after": after,
