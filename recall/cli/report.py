@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import InputError
 from .app import open_memory, path_option, url_option
 from .memory import memory_group
 
@@ -45,7 +46,12 @@ def report(user_id: str, out: Path, query: str | None, path: Path, chroma_url: s
         view = gather(mem, user_id, params, report=True)
     written = datetime.now(UTC)
     generated = f"Written {written:%Y-%m-%d %H:%M} UTC from the memory folder {path}."
-    out.write_text(report_page(view, generated=generated), encoding="utf-8")
+    try:
+        out.write_text(report_page(view, generated=generated), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(
+            f"cannot write the report to {out}: {exc.strerror or exc}; pass a writable --out"
+        ) from None
     click.echo(
         f"wrote {out}: {view.page.total} records, {len(view.versions)} article versions"
         + (f", {len(view.explained.hits)} hits for the query" if view.explained else "")

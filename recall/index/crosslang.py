@@ -104,10 +104,13 @@ def score_matrix(matrix: Vectors, rs: Sequence[Route]) -> npt.NDArray[np.float64
     if len(rs) == 1 and rs[0].factor == 1.0:
         return _dot(matrix, rs[0].vector)
     out = np.zeros(matrix.shape[0], dtype=np.float64)
+    products: dict[int, npt.NDArray[np.float64]] = {}  # a CJK query's routes share a vector
     for r in rs:
         # Every row through the route's columns, then the route's rows kept: a row gather
         # first would copy the matrix.
-        out[r.mask] = _dot(matrix, r.vector)[r.mask] * r.factor
+        if id(r.vector) not in products:
+            products[id(r.vector)] = _dot(matrix, r.vector)
+        out[r.mask] = products[id(r.vector)][r.mask] * r.factor
     return out
 
 

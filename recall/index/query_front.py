@@ -8,12 +8,15 @@ two cores. :class:`QueryFront` stands in front of one model's query embedding:
   every query waiting at that moment in one batch; queries arriving meanwhile wait for the
   call in progress (never longer) and go together in the next one. An idle server adds no
   wait at all; a loaded one forms batches by itself. Each text is its own row of the batch
-  (padding is masked), so a vector does not depend on its neighbours beyond float noise.
+  and padding is masked, but the quantized models round differently with other rows
+  beside it: a vector can move a little (USE: cosine 0.996 at worst; MiniLM: float noise).
 - **Writes too.** A small ``embed_documents`` call (a summary, a note: at most one batch)
   queues its texts the same way, so concurrent writers of different users share a call;
   a bulk call (an ingest, a reindex) goes to the model as it is, in its own batches.
-- **Caching.** The last ``cache_size`` query texts' vectors are kept (LRU): an agent
-  asking the same thing twice, or a retry, costs no model call. 0 turns it off.
+- **Caching.** The last ``cache_size`` query texts' vectors, each embedded alone, are kept
+  (LRU): an agent asking the same thing twice, or a retry, costs no model call. The cache
+  is the process's, across tenants: a hit is faster, so a tenant timing its own queries
+  could learn that somebody asked the same words recently. 0 turns it off.
 
 The model's document path embeds the batch (``embed_documents``): for recall's models a
 query is embedded exactly as a one-text document.
@@ -114,9 +117,13 @@ class QueryFront:
         with self._cond:
             self.calls += 1
             self.embedded += len(texts)
+            # Only a vector embedded alone is kept: a quantized model's row moves a little
+            # with its batchmates (USE: cosine 0.996 at worst), and a cached vector must
+            # not depend on what another tenant asked at the same moment.
+            alone = len(texts) == 1
             for a in batch:
                 a.vector, a.error, a.ready = vectors.get(a.text), error, True
-                if error is None and a.cache and self._cache_size > 0:
+                if error is None and alone and a.cache and self._cache_size > 0:
                     self._cache[a.text] = vectors[a.text]
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)

@@ -75,7 +75,12 @@ class BrowseTools:
         ] = None,
         since: Annotated[str | None, Field(None, max_length=40, description="ISO date.")] = None,
         until: Annotated[
-            str | None, Field(None, max_length=40, description="ISO date, inclusive.")
+            str | None,
+            Field(
+                None,
+                max_length=40,
+                description="ISO date (its whole day kept) or date-time (exclusive).",
+            ),
         ] = None,
         offset: Annotated[int, Field(ge=0, description="Records to skip.")] = 0,
         limit: Annotated[int, Field(ge=1, le=MAX_PAGE, description="Page size.")] = 20,

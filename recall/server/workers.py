@@ -12,7 +12,9 @@ store (the folder's SQLite file in WAL mode, or PostgreSQL), which commits every
 before an index sees it, and the vectors, which must then live on a Chroma server
 (``--chroma-url``): the embedded Chroma store belongs to one process. Each worker keeps its
 own caches and rebuilds a user's partition when the store's version for that user moves,
-so a write acknowledged by one worker is found by the next query on any other.
+so a write acknowledged by one worker is found by the next query on any other. A worker
+that keeps dying right after its start (five times within a minute of starting) stops the
+server with an error; a worker outlives no parent (Linux: it is told when the parent dies).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import multiprocessing
 import signal
 import socket
 import sys
+import time
 from typing import Any
 
 from ..errors import ConfigError
@@ -31,6 +34,10 @@ __all__ = ["MAX_WORKERS", "serve_workers"]
 #: More processes than this is a typo, not a deployment (each loads its own models).
 MAX_WORKERS = 64
 _spawn = multiprocessing.get_context("spawn")
+#: A worker exiting sooner than this after its start counts as failing to start.
+_YOUNG_S = 60.0
+#: Failed starts after which the supervisor gives up and exits with an error.
+_MAX_EARLY_EXITS = 5
 
 
 def _check(settings: Settings, workers: int) -> None:
@@ -58,6 +65,18 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _die_with_parent() -> None:
+    """Ask Linux to SIGTERM this worker when the parent dies (even by SIGKILL), so no
+    orphan keeps serving on the port; elsewhere the parent's own shutdown must do."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: nothing to ask
+        pass
+
+
 def _worker(options: dict[str, Any], default_user: str | None, sock: socket.socket) -> None:
     """One worker process: open the memory, serve on the shared socket until told to stop."""
     import uvicorn
@@ -66,7 +85,7 @@ def _worker(options: dict[str, Any], default_user: str | None, sock: socket.sock
     from .app import build_app, log_warnings_only, uvicorn_options
     from .auth import ApiKeys
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent says when: SIGTERM
+    _die_with_parent()
     log_warnings_only()
     with open_memory(settings=Settings(**options)) as memory:
         conf = memory.settings.server
@@ -98,6 +117,8 @@ def serve_workers(options: dict[str, Any], default_user: str | None, workers: in
         file=sys.stderr,
     )
     procs: list[Any] = []
+    started: list[float] = []
+    early_exits = 0
     stopping = False
 
     def stop(*_: object) -> None:
@@ -109,14 +130,24 @@ def serve_workers(options: dict[str, Any], default_user: str | None, workers: in
     try:
         for _ in range(workers):
             procs.append(_start(options, default_user, sock))
+            started.append(time.monotonic())
         while not stopping:
             for i, proc in enumerate(procs):
                 proc.join(timeout=0.5 / len(procs))
-                if proc.exitcode is not None and not stopping:
-                    print(
-                        f"recall serve: worker {proc.pid} exited; starting another", file=sys.stderr
+                if proc.exitcode is None or stopping:
+                    continue
+                # A worker that dies young (a model file, the Chroma server, a key file)
+                # would die again: give up after a few instead of respawning forever.
+                early_exits += time.monotonic() - started[i] < _YOUNG_S
+                if early_exits >= _MAX_EARLY_EXITS:
+                    raise ConfigError(
+                        f"recall serve: workers exited {early_exits} times within "
+                        f"{_YOUNG_S:.0f} s of starting (exit code {proc.exitcode}); see their "
+                        "messages above, fix the cause and start again"
                     )
-                    procs[i] = _start(options, default_user, sock)
+                print(f"recall serve: worker {proc.pid} exited; starting another", file=sys.stderr)
+                time.sleep(min(5.0, 0.5 * 2**early_exits))
+                procs[i], started[i] = _start(options, default_user, sock), time.monotonic()
     finally:
         for proc in procs:
             if proc.is_alive():

@@ -167,8 +167,9 @@ class RetrievalSettings(_Group):
         1024,
         ge=0,
         le=1_000_000,
-        description="Query vectors kept per model (LRU): a repeated query embeds nothing; "
-        "0 = off. Concurrent queries share one model call either way.",
+        description="Query vectors kept per model (LRU, shared by every tenant of the "
+        "process): a repeated query embeds nothing; 0 = off. Concurrent queries share one "
+        "model call either way.",
     )
     reindex_batch_size: int = Field(
         256, ge=1, description="Records per read/embed/write batch of `recall reindex`."

@@ -87,7 +87,8 @@ class ServerSettings(_Group):
         le=1024,
         description="Memory calls running at once on worker threads, every tenant together; "
         "the rest wait their turn (0: anyio's 40). Python runs one thread at a time: more "
-        "threads than cores fight over the interpreter lock, fewer leave a core idle.",
+        "threads than cores fight over the interpreter lock, fewer leave a core idle. A call "
+        "that timed out gives its slot back while its thread runs on.",
     )
     tenant_concurrency: int = Field(
         2,

@@ -90,3 +90,12 @@ def test_errors_are_one_line(folder: Path, tmp_path: Path, args: list[str], says
     )
     assert res.exit_code == 1 and res.output.startswith("error: ") and says in res.output
     assert not out.exists()
+
+
+def test_an_unwritable_out_is_one_line(folder: Path, tmp_path: Path) -> None:
+    out = tmp_path / "no" / "such" / "folder" / "report.html"
+    res = CliRunner().invoke(
+        main, ["memory", "report", "--user", USER, "--out", str(out), "--path", str(folder)]
+    )
+    assert res.exit_code == 1 and res.output.startswith("error: cannot write the report")
+    assert "--out" in res.output and "Traceback" not in res.output

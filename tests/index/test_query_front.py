@@ -92,6 +92,18 @@ def test_repeated_queries_hit_the_cache_and_callers_get_copies() -> None:
     assert len(model.batches) == 4
 
 
+def test_only_a_query_embedded_alone_is_cached() -> None:
+    model = SlowModel()
+    front = QueryFront(model.embed_documents, cache_size=64)
+    texts = [f"query {i}" for i in range(6)]
+    _ask_all(front, texts)
+    together = {t for b in model.batches if len(b) > 1 for t in b}
+    assert together  # some were embedded side by side...
+    assert not together & set(front._cache)  # ...and none of those was kept
+    front.embed("alone")
+    assert "alone" in front._cache
+
+
 def test_a_model_error_reaches_every_waiter_and_nothing_is_cached() -> None:
     model = SlowModel(fail=True)
     front = QueryFront(model.embed_documents)

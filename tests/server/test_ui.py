@@ -350,3 +350,18 @@ def test_params_round_trip_through_their_links() -> None:
     assert "offset=10" in href and "q=a+b%26c" in href
     assert Params.parse([("kind", ""), ("since", " "), ("q", ""), ("other", "x")]) == Params()
     assert Params().href("u") == "/ui/users/u"
+
+
+def test_a_user_id_holding_a_slash_has_its_page(tmp_path: Any) -> None:
+    """``acme:alice/1`` is a valid user id: the users page links to a page that opens."""
+    with recall.open(tmp_path / "slash") as m:
+        m.add("Alice keeps the spare keys in the blue drawer.", user_id="acme:alice/1")
+
+        async def check(http: httpx.AsyncClient) -> None:
+            users = _page(await http.get("/ui", headers=AUTH))
+            href = re.search(r'href="(/ui/users/[^"]*alice[^"]*)"', users)
+            assert href is not None
+            page = _page(await http.get(href.group(1), headers=AUTH), 200, "blue drawer")
+            assert "acme:alice/1" in page
+
+        _serve(m, check, keys=keys())

@@ -102,3 +102,15 @@ def _cmdline(pid: int) -> bytes:
         return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
+
+
+@pytest.mark.slow
+def test_workers_that_cannot_start_stop_the_server_with_an_error(tmp_path: Path) -> None:
+    """No Chroma server at the URL: every worker dies at its start; the supervisor gives up
+    after a few, says why and exits 1, instead of respawning forever."""
+    cmd = [sys.executable, "-m", "recall.cli", "serve", "--transport", "http", "--workers"]
+    cmd += ["2", "--chroma-url", f"http://127.0.0.1:{free_port()}", "--path", str(tmp_path)]
+    cmd += ["--port", str(free_port())]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 1
+    assert "workers exited 5 times" in done.stderr and "fix the cause" in done.stderr

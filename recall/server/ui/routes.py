@@ -49,7 +49,7 @@ class InspectorUi:
             ("/ui/login", self.login),
             ("/ui/logout", self.logout),
             (LOGIN_SCRIPT, self.script),
-            ("/ui/users/{user}", self.user),
+            ("/ui/users/{user:path}", self.user),  # a user id may hold "/"
             ("/ui/{rest:path}", self.unknown),
         ]
         return [Route(path, self._wrap(fn), methods=["GET"]) for path, fn in table]
