@@ -7,9 +7,12 @@ every user, and the stats. Keys come from ``RECALL_SERVER_API_KEYS`` (``KEY=TENA
 pairs, comma-separated) and/or a file (``KEY TENANT`` a line, ``#`` comments); only their
 SHA-256 digests are kept. With no key configured, the server answers loopback clients only.
 
-A request names its key in a header (:func:`key_from_headers`); a person's browser on the
-read-only inspector may name it in the cookie :data:`UI_COOKIE` instead, which counts only
-for a GET or HEAD under ``/ui`` (:func:`request_key`): a cookie never authorizes a write.
+A request names its key in a header (:func:`key_from_headers`). A person's browser on the
+read-only inspector sends the cookie :data:`UI_COOKIE` instead: a token derived one-way
+from the key (:meth:`ApiKeys.ui_token`, fetched once by the login page), which counts only
+for a GET or HEAD under ``/ui`` (:func:`ui_token`). The cookie never holds the key, and
+never authorizes a write, ``/v1`` or ``/mcp``: another service on the same host that reads
+it can read this inspector, nothing more.
 """
 
 from __future__ import annotations
@@ -36,8 +39,8 @@ __all__ = [
     "is_loopback",
     "is_ui_path",
     "key_from_headers",
-    "request_key",
     "tenant_of",
+    "ui_token",
 ]
 
 #: The tenant of an operator key: every user, and the stats resources.
@@ -82,15 +85,20 @@ def is_ui_path(path: str) -> bool:
     return path == _UI or path.startswith(_UI + "/")
 
 
-def request_key(headers: Mapping[str, str], method: str, path: str) -> str | None:
-    """The API key of a request: its headers' (:func:`key_from_headers`), else, for a GET
-    or HEAD under ``/ui`` only, the :data:`UI_COOKIE` cookie (URL-decoded, as the login
-    page's script encodes it). A write, ``/v1`` and ``/mcp`` never read the cookie."""
-    key = key_from_headers(headers)
-    if key is not None or method not in _READS or not is_ui_path(path):
-        return key
+def ui_token(headers: Mapping[str, str], method: str, path: str) -> str | None:
+    """The inspector token of a request: the :data:`UI_COOKIE` cookie, read for a GET or
+    HEAD under ``/ui`` only (a write, ``/v1`` and ``/mcp`` never read it), and only when
+    the request names no key in its headers (a header key wins)."""
+    if key_from_headers(headers) is not None or method not in _READS or not is_ui_path(path):
+        return None
     raw = cookie_parser(headers.get("cookie", "")).get(UI_COOKIE, "")
     return unquote(raw).strip() or None
+
+
+def _ui_token_of(digest: str) -> str:
+    # From the key's digest, which is all the server keeps; one-way, so the cookie never
+    # holds the key, and the token opens /ui reads only (ApiKeys.tenant(ui_token=...)).
+    return hashlib.sha256(f"recall-ui-token:{digest}".encode()).hexdigest()
 
 
 def is_loopback(host: str | None) -> bool:
@@ -123,6 +131,7 @@ class ApiKeys:
                     "(it owns the user ids that start with 'TENANT:'), or '*' for every user"
                 )
             self._tenants[_digest(key)] = tenant
+        self._ui = {_ui_token_of(d): t for d, t in self._tenants.items()}
 
     def __len__(self) -> int:
         return len(self._tenants)
@@ -143,8 +152,14 @@ class ApiKeys:
             pairs += _read_key_file(settings.api_keys_file)
         return cls(pairs) if pairs else None
 
-    def tenant(self, key: str | None) -> str:
-        """The tenant of ``key``; ``AuthError`` when it is missing or unknown."""
+    def tenant(self, key: str | None, *, ui: str | None = None) -> str:
+        """The tenant of ``key``, else of the inspector token ``ui`` (:func:`ui_token`);
+        ``AuthError`` when both are missing or unknown."""
+        if not key and ui:
+            tenant = self._ui.get(ui)
+            if tenant is None:
+                raise AuthError("unknown or stale inspector login: log in again at /ui/login")
+            return tenant
         if not key:
             raise AuthError("this server needs an API key: send 'Authorization: Bearer KEY'")
         tenant = self._tenants.get(_digest(key))
@@ -152,9 +167,17 @@ class ApiKeys:
             raise AuthError("unknown API key")
         return tenant
 
-    def check(self, key: str | None, user_id: str) -> str:
-        """``user_id`` if ``key`` may touch it; ``AuthError`` or ``ForbiddenError`` if not."""
-        tenant = self.tenant(key)
+    def ui_token(self, key: str | None) -> str:
+        """The inspector token of ``key`` (what /ui/login keeps in the cookie instead of
+        the key): good for GET and HEAD under ``/ui`` only. ``AuthError`` for no key."""
+        self.tenant(key)
+        assert key is not None
+        return _ui_token_of(_digest(key))
+
+    def check(self, key: str | None, user_id: str, *, ui: str | None = None) -> str:
+        """``user_id`` if ``key`` (else the inspector token ``ui``) may touch it;
+        ``AuthError`` or ``ForbiddenError`` if not."""
+        tenant = self.tenant(key, ui=ui)
         if not allows(tenant, user_id):
             raise ForbiddenError(
                 f"this API key's tenant {tenant!r} owns only user ids starting with "

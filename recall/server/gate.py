@@ -13,7 +13,7 @@ be reached around it. In order, before any route runs:
 3. **Who** (401/403): with API keys, every non-public path needs a known key; without,
    only loopback clients get in, whatever address the server was bound to. The key is
    read from the headers, or, for a GET or HEAD under ``/ui`` only (the read-only
-   inspector), from the cookie its login page sets (:func:`~recall.server.auth.request_key`):
+   inspector), the token its login page keeps in a cookie (:func:`~recall.server.auth.ui_token`):
    a cookie, which a browser attaches by itself, never authorizes a write, ``/v1`` or ``/mcp``.
 4. **What** (415): a write under ``/v1`` must say its body is JSON (JSONL for an import).
    A cross-site page can send ``text/plain`` or a form without asking the server first;
@@ -40,7 +40,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..settings import ServerSettings
-from .auth import ApiKeys, is_loopback, is_ui_path, request_key
+from .auth import ApiKeys, is_loopback, is_ui_path, key_from_headers, ui_token
 from .doors import Doors
 from .errors import BodyTimeoutError, ForbiddenError, MediaTypeError, TooLargeError
 from .rest import error_response
@@ -115,7 +115,8 @@ class Gate:
                         "configure RECALL_SERVER_API_KEYS to serve other hosts"
                     )
             else:
-                self.keys.tenant(request_key(headers, scope["method"], scope["path"]))
+                token = ui_token(headers, scope["method"], scope["path"])
+                self.keys.tenant(key_from_headers(headers), ui=token)
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
             raise TooLargeError(self._too_large())

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -29,19 +30,28 @@ from ..models import as_utc
 from ..text.dates import parse_bound
 from ..tool import bound_top_k
 from . import schemas as s
+from .auth import key_from_headers
 from .bodies import json_response, read_body
+from .errors import NotFoundError
 from .rest_endpoint import Endpoint
 
 if TYPE_CHECKING:
     from .rest import RestApi
 
-__all__ = ["BROWSE_ENDPOINTS", "BROWSE_QUERY", "BrowseApi", "check_window"]
+__all__ = ["BROWSE_ENDPOINTS", "BROWSE_QUERY", "BrowseApi", "UiToken", "check_window"]
 
 _U = "/v1/users/{user}"
 # More digits than any offset or version will need, fewer than int() chokes on.
 _MAX_DIGITS = 18
 # An ISO date-time with offset and microseconds is 32 characters.
 _MAX_DATE_CHARS = 40
+
+
+class UiToken(BaseModel):
+    """The inspector token of a key: good for GET and HEAD under ``/ui`` only."""
+
+    token: str
+
 
 BROWSE_ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", f"{_U}/records", "browse",
@@ -55,6 +65,9 @@ BROWSE_ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", f"{_U}/explain", "explain",
              "Deep recall explained: the hits and those the relevance floor removed",
              s.RecallBody, Explained),
+    Endpoint("POST", "/v1/ui-token", "ui_token",
+             "The inspector token of the request's key (what /ui/login keeps in its cookie)",
+             response=UiToken),
 )  # fmt: skip
 
 
@@ -131,6 +144,15 @@ class BrowseApi:
 
     def __init__(self, rest: RestApi) -> None:
         self.rest = rest
+
+    async def ui_token(self, request: Request) -> Response:
+        """POST /v1/ui-token: the token /ui/login keeps instead of the key (the key is in
+        the request's header, checked by the Gate)."""
+        if self.rest.keys is None:
+            raise NotFoundError("this server has no API keys: the inspector needs no login")
+        return json_response(
+            UiToken(token=self.rest.keys.ui_token(key_from_headers(request.headers)))
+        )
 
     async def browse(self, request: Request) -> Response:
         """GET /records: Memory.browse."""

@@ -261,8 +261,29 @@ def test_the_cookie_opens_ui_reads_and_nothing_else(mem: recall.Memory) -> None:
             r = await http.request(method, BOB_PAGE, headers=AUTH)
             assert r.status_code == 405, (method, r.text)
 
-    _serve(mem, check, keys=keys(), cookies={UI_COOKIE: KEY})
+    _serve(mem, check, keys=keys(), cookies={UI_COOKIE: keys().ui_token(KEY)})
     assert len(mem.records(BOB)) == before
+
+
+def test_the_cookie_holds_a_token_that_is_no_key(mem: recall.Memory) -> None:
+    """/ui/login trades the key for a token: the token opens /ui reads, not /v1 as a key;
+    the key itself in the cookie opens nothing."""
+    token = keys().ui_token(KEY)
+    assert KEY not in token
+
+    async def check(http: httpx.AsyncClient) -> None:
+        json_post = {**AUTH, "content-type": "application/json"}
+        got = await http.post("/v1/ui-token", content=b"{}", headers=json_post)
+        assert got.status_code == 200 and got.json() == {"token": token}
+        assert (await http.post("/v1/ui-token", json={})).status_code == 401  # a key needed
+        as_key = {"authorization": f"Bearer {token}"}
+        assert (await http.get(f"/v1/users/{BOB}/memories", headers=as_key)).status_code == 401
+        _page(await http.get(BOB_PAGE, headers=as_key), 401)  # a header key, and unknown
+        _page(await http.get(BOB_PAGE, headers={"cookie": f"{UI_COOKIE}={token}"}), 200, "Priya")
+        stale = "unknown or stale inspector login"
+        _page(await http.get(BOB_PAGE, headers={"cookie": f"{UI_COOKIE}={KEY}"}), 401, stale)
+
+    _serve(mem, check, keys=keys())
 
 
 def test_a_url_encoded_cookie_is_read_and_a_header_key_wins(mem: recall.Memory) -> None:
@@ -271,7 +292,9 @@ def test_a_url_encoded_cookie_is_read_and_a_header_key_wins(mem: recall.Memory) 
         other = {"x-api-key": OTHER_KEY}
         _page(await http.get(BOB_PAGE, headers=other), 403)  # the header's tenant decides
 
-    _serve(mem, check, keys=keys(), cookies={UI_COOKIE: KEY.replace("-", "%2D")})
+    token = keys().ui_token(KEY)
+    encoded = f"%{ord(token[0]):02X}{token[1:]}"  # the login script URL-encodes the value
+    _serve(mem, check, keys=keys(), cookies={UI_COOKIE: encoded})
 
 
 def test_login_and_logout(mem: recall.Memory) -> None:
@@ -298,7 +321,7 @@ def test_a_foreign_host_or_a_cross_site_page_is_refused(mem: recall.Memory) -> N
             _page(await http.get(path, headers=page), 403, "evil.example")
         _page(await http.get("/ui", headers={"origin": LOCAL}), 200)  # the server's own page
 
-    _serve(mem, check, keys=keys(), cookies={UI_COOKIE: KEY})
+    _serve(mem, check, keys=keys(), cookies={UI_COOKIE: keys().ui_token(KEY)})
 
 
 # --- bad parameters -----------------------------------------------------------------------

@@ -139,6 +139,7 @@ def test_log_in_see_the_users_and_log_out(page: tuple[Page, Watch], base_url: st
     _login(tab, base_url)
     cookie = next(c for c in tab.context.cookies() if c["name"] == UI_COOKIE)
     assert cookie["path"] == "/ui" and cookie["sameSite"] == "Strict"
+    assert KEY not in cookie["value"]  # a token for /ui reads, never the key itself
     assert KEY not in tab.content()
     users = tab.locator("ul.users li a").all_inner_texts()
     assert "acme:bob" in users and "acme:ann" in users and "beta:eve" not in users

@@ -24,19 +24,34 @@ from .render import error_page
 
 __all__ = ["LOGIN_JS", "html_error", "html_response", "script_response", "ui_http_error"]
 
-#: The login form's script: keeps the key in a cookie that only this origin's /ui pages
-#: get (``Path=/ui; SameSite=Strict``), then opens the users page. It never sends the key
-#: anywhere itself, and the form's field has no name, so the key is in no URL.
+#: The login form's script: trades the key for an inspector token (``POST /v1/ui-token``,
+#: the key in the Authorization header, never in a URL: the form's field has no name),
+#: keeps the token in a cookie that only this origin's /ui pages get (``Path=/ui;
+#: SameSite=Strict``), then opens the users page. The cookie never holds the key.
 LOGIN_JS = """\
 "use strict";
 document.getElementById("login").addEventListener("submit", function (event) {
   event.preventDefault();
   var key = document.getElementById("key").value.trim();
+  var said = document.getElementById("login-error");
   if (!key) { return; }
-  var secure = window.location.protocol === "https:" ? "; Secure" : "";
-  document.cookie = "recall_ui_key=" + encodeURIComponent(key) +
-    "; Path=/ui; SameSite=Strict" + secure;
-  window.location.assign("/ui");
+  fetch("/v1/ui-token", {
+    method: "POST",
+    headers: {"Authorization": "Bearer " + key, "Content-Type": "application/json"},
+    body: "{}",
+    credentials: "omit",
+    cache: "no-store"
+  }).then(function (answer) {
+    if (!answer.ok) { throw new Error("that key was refused (HTTP " + answer.status + ")"); }
+    return answer.json();
+  }).then(function (got) {
+    var secure = window.location.protocol === "https:" ? "; Secure" : "";
+    document.cookie = "recall_ui_key=" + encodeURIComponent(got.token) +
+      "; Path=/ui; SameSite=Strict" + secure;
+    window.location.assign("/ui");
+  }).catch(function (error) {
+    if (said) { said.textContent = error.message; }
+  });
 });
 """
 
@@ -47,6 +62,8 @@ def _headers(*, script: bool) -> dict[str, str]:
             "default-src 'none'",
             f"style-src {STYLE_HASH}",
             "script-src 'self'" if script else "script-src 'none'",
+            # The login script's one request: the token, from this origin.
+            "connect-src 'self'" if script else "connect-src 'none'",
             "form-action 'self'",
             "base-uri 'none'",
             "frame-ancestors 'none'",

@@ -106,7 +106,8 @@ def report_page(view: UserView, *, generated: str) -> str:
 
 
 def login_page(*, keys: bool) -> str:
-    """The form where a person gives the API key once (its script keeps it in a cookie)."""
+    """The form where a person gives the API key once (its script trades it for a token
+    kept in a cookie)."""
     if not keys:
         body = (
             "<h1>No key needed</h1><section class='card'><p>This server has no API keys: it "
@@ -119,9 +120,10 @@ def login_page(*, keys: bool) -> str:
         '<form id="login" class="row" method="get" action="/ui" autocomplete="off">'
         '<label class="grow">API key<input id="key" type="password" required minlength="16" '
         'autocomplete="off" spellcheck="false"></label><button>Log in</button></form>'
-        "<p class='meta'>The key stays in this browser: a cookie sent only to this server's "
-        "/ui pages, never to other sites, and good only for reading. Log out to remove it; "
-        "closing the browser does too.</p>"
+        "<p class='error' id='login-error' role='alert'></p>"
+        "<p class='meta'>The key is sent once, to this server, for a token that opens only "
+        "these read-only pages; the browser keeps the token (never the key) in a cookie for "
+        "this host's /ui pages. Log out to remove it; closing the browser does too.</p>"
         "<noscript><p class='error'>Logging in needs JavaScript; tools can send the key "
         "as 'Authorization: Bearer KEY' instead.</p></noscript></section>"
     )
@@ -131,7 +133,8 @@ def login_page(*, keys: bool) -> str:
 def logout_page() -> str:
     """What /ui/logout answers, along with the header that removes the cookie."""
     body = (
-        "<h1>Logged out</h1><section class='card'><p>This browser no longer holds the key.</p>"
+        "<h1>Logged out</h1><section class='card'><p>This browser no longer holds the "
+        "inspector's token.</p>"
         '<p><a href="/ui/login">Log in again</a></p></section>'
     )
     return document("recall inspector: logged out", body)

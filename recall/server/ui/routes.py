@@ -6,7 +6,7 @@ views. Keys and tenants are the REST API's: a key sees its tenant's users (the o
 key ``*`` every user; with no keys configured, every user, since the server then answers
 loopback clients only), and a user outside the key's tenant is refused 403 as REST does.
 The key comes in the REST headers or in the login page's cookie, which the Gate accepts
-for GET and HEAD under ``/ui`` only (:func:`recall.server.auth.request_key`).
+for GET and HEAD under ``/ui`` only (:func:`recall.server.auth.ui_token`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from starlette.routing import Route
 
 from ...models import require_user_id
 from ..aio import AsyncMemory
-from ..auth import OPERATOR, UI_COOKIE, ApiKeys, request_key
+from ..auth import OPERATOR, UI_COOKIE, ApiKeys, key_from_headers, ui_token
 from ..errors import NotFoundError
 from .answers import html_error, html_response, script_response
 from .render import LOGIN_SCRIPT, login_page, logout_page, user_page, users_page
@@ -67,11 +67,11 @@ class InspectorUi:
     def _tenant(self, request: Request) -> str:
         if self.keys is None:
             return OPERATOR  # loopback clients only (the Gate): the machine's own user
-        return self.keys.tenant(self._key(request))
+        return self.keys.tenant(key_from_headers(request.headers), ui=self._token(request))
 
     @staticmethod
-    def _key(request: Request) -> str | None:
-        return request_key(request.headers, request.method, request.url.path)
+    def _token(request: Request) -> str | None:
+        return ui_token(request.headers, request.method, request.url.path)
 
     # --- pages ---------------------------------------------------------------------------
     async def users(self, request: Request) -> Response:
@@ -86,13 +86,14 @@ class InspectorUi:
         summaries, a page of records (?kind=&since=&until=&offset=&limit=), a query (?q=)."""
         uid = require_user_id(request.path_params["user"])
         if self.keys is not None:
-            self.keys.check(self._key(request), uid)
+            self.keys.check(key_from_headers(request.headers), uid, ui=self._token(request))
         params = Params.parse(request.query_params.multi_items())
         view = await self.amem.run_for(uid, gather, self.amem.memory, uid, params)
         return html_response(user_page(view, auth=self.keys is not None))
 
     async def login(self, _request: Request) -> Response:
-        """GET /ui/login: the form that keeps the key in this browser."""
+        """GET /ui/login: the form that trades the key for an inspector token, kept in
+        this browser."""
         keys = self.keys is not None
         return html_response(login_page(keys=keys), script=keys)
 
