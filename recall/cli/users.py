@@ -43,7 +43,11 @@ def delete_user(
     "Erasure on a server store".
     """
     if not yes:  # the question on stderr: stdout holds the answer alone (--json)
-        click.confirm(f"Erase all memory of user {user_id!r} in {path}?", abort=True, err=True)
+        try:
+            click.confirm(f"Erase all memory of user {user_id!r} in {path}?", abort=True, err=True)
+        except UnicodeError:  # end the question's line: the error is a line of its own
+            click.echo("", err=True)
+            raise
     with open_memory(path, chroma_url) as mem:
         done = mem.delete_user(user_id)
         settings = mem.settings

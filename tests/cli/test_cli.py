@@ -97,3 +97,13 @@ def test_docs_settings_md_is_generated_from_the_code() -> None:
     assert docs.read_text(encoding="utf-8") == markdown_reference(), (
         "docs/settings.md is stale: run `recall settings --markdown > docs/settings.md`"
     )
+
+
+def test_a_bad_answer_to_the_erase_question_is_an_error_line_of_its_own(tmp_path: Path) -> None:
+    """The question goes to stderr without a newline; the error that follows it must still
+    be a line that starts with 'error: ' (found by test_cli_fuzz in CI)."""
+    res = CliRunner().invoke(
+        main, ["delete-user", "--user", "u1", "--path", str(tmp_path / "m")], input=b"\xff\n"
+    )
+    assert res.exit_code == 1
+    assert res.stderr.splitlines()[-1].startswith("error: the input is not valid UTF-8")
