@@ -44,6 +44,7 @@ __all__ = [
     "record_kinds",
     "records",
     "time_window",
+    "window_bounds",
 ]
 
 Fusion = Literal["linear", "rrf"]
@@ -185,6 +186,19 @@ def recall_request(
         raise InputError(validation_message(exc, "deep_recall request")) from exc
 
 
+def window_bounds(since: object, until: object) -> tuple[datetime | None, datetime | None]:
+    """``since`` (inclusive) and ``until`` (exclusive; a bare date keeps its whole day) as
+    datetimes, None where not given; ``InputError`` unless each parses and since < until."""
+    try:
+        start = None if since is None else parse_bound(since, "since")
+        end = None if until is None else parse_bound(until, "until", end=True)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    if start is not None and end is not None and start >= end:
+        raise InputError(f"since ({start.isoformat()}) must be before until ({end.isoformat()})")
+    return start, end
+
+
 def time_window(
     query: str, since: object, until: object, now: object, settings: Settings
 ) -> tuple[datetime | None, datetime | None, tuple[datetime, datetime] | None]:
@@ -193,14 +207,11 @@ def time_window(
     (default: the current time) unless ``retrieval.relative_time`` is off. Of a query of
     several sentences, only those that ask are read for time words (:mod:`recall.text.asking`:
     "今天天气真好。……那个人的爱好是什么？" names no time)."""
+    start, end = window_bounds(since, until)
     try:
-        start = None if since is None else parse_bound(since, "since")
-        end = None if until is None else parse_bound(until, "until", end=True)
         at = utcnow() if now is None else parse_bound(now, "now")
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    if start is not None and end is not None and start >= end:
-        raise InputError(f"since ({start.isoformat()}) must be before until ({end.isoformat()})")
     found = resolve_time(asking_part(query), at) if settings.retrieval.relative_time else None
     if found is None:
         return start, end, None

@@ -17,7 +17,6 @@ from pydantic import BaseModel, Field
 from .. import inputs
 from ..errors import InputError, UnknownUserError
 from ..models import Hit, Record, require_user_id
-from ..text.dates import parse_bound
 from ..text.tokens import estimate_tokens
 from .core import MemoryCore
 
@@ -86,17 +85,6 @@ def _page_bounds(offset: int, limit: int) -> None:
         raise InputError(f"limit must be a whole number from 1 to {MAX_PAGE}, got {limit!r}")
 
 
-def _bounds(since: object, until: object) -> tuple[datetime | None, datetime | None]:
-    try:
-        start = None if since is None else parse_bound(since, "since")
-        end = None if until is None else parse_bound(until, "until", end=True)
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
-    if start is not None and end is not None and start >= end:
-        raise InputError(f"since ({start.isoformat()}) must be before until ({end.isoformat()})")
-    return start, end
-
-
 class InspectMethods(MemoryCore):
     """The read-only views of :class:`recall.Memory`: browse, versions, diff, explain."""
 
@@ -116,7 +104,7 @@ class InspectMethods(MemoryCore):
         uid = require_user_id(user_id)
         _page_bounds(offset, limit)
         checked = inputs.record_kinds(list(kinds)) if kinds is not None else None
-        start, end = _bounds(since, until)
+        start, end = inputs.window_bounds(since, until)
         rows = [
             r
             for r in self.store.records(uid, kinds=checked)
