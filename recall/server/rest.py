@@ -153,14 +153,20 @@ class RestApi:
                 self.keys.check(key_from_headers(request.headers), uid)
             return uid
 
-    # --- handlers -----------------------------------------------------------------------
-    async def recall(self, request: Request) -> Response:
-        """POST /recall: deep_recall."""
+    async def recall_body(self, request: Request) -> tuple[str, s.RecallBody, int]:
+        """The user, the checked body of a recall-shaped POST (/recall, /explain), and its
+        top_k within the memory's bound (a request without one gets the default)."""
         uid = self._user(request)
         body = await read_body(request, s.RecallBody)
         given = "top_k" in body.model_fields_set
         top_k = bound_top_k(body.top_k, self.amem.memory.settings, given=given)
         check_window(body.since, body.until)
+        return uid, body, top_k
+
+    # --- handlers -----------------------------------------------------------------------
+    async def recall(self, request: Request) -> Response:
+        """POST /recall: deep_recall."""
+        uid, body, top_k = await self.recall_body(request)
         hits = await self.amem.deep_recall(
             body.query,
             user_id=uid,

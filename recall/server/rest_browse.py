@@ -28,10 +28,9 @@ from ..errors import InputError
 from ..memory.inspect import ArticleDiff, Explained, RecordPage
 from ..models import as_utc
 from ..text.dates import parse_bound
-from ..tool import bound_top_k
 from . import schemas as s
 from .auth import key_from_headers
-from .bodies import json_response, read_body
+from .bodies import json_response
 from .errors import NotFoundError
 from .rest_endpoint import Endpoint
 
@@ -190,11 +189,7 @@ class BrowseApi:
 
     async def explain(self, request: Request) -> Response:
         """POST /explain: Memory.explain, with the body and the top_k bound of /recall."""
-        uid = self.rest._user(request)
-        body = await read_body(request, s.RecallBody)
-        given = "top_k" in body.model_fields_set
-        top_k = bound_top_k(body.top_k, self.rest.amem.memory.settings, given=given)
-        check_window(body.since, body.until)
+        uid, body, top_k = await self.rest.recall_body(request)
         explained = await self.rest.amem.explain(
             body.query,
             user_id=uid,
