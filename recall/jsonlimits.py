@@ -141,5 +141,6 @@ def shown(value: object, limit: int = 80) -> str:
     try:
         text = repr(value)
     except (ValueError, RecursionError):
-        return f"a {type(value).__name__} too large to show"
+        name = type(value).__name__
+        return f"{'an' if name[0] in 'aeiou' else 'a'} {name} too large to show"
     return text if len(text) <= limit else text[: limit - 3] + "..."

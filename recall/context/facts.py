@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import InputError
+from ..jsonlimits import shown
 from ..settings import Settings
 from ..text import Analyzer, Count
 from .inputs import token_counter
@@ -136,7 +137,7 @@ def _fact(item: object, pos: int) -> tuple[str, float | None, float | None]:
         raise InputError(f"fact {pos} has no text: give it a 'content' string")
     if conf is not None:
         if isinstance(conf, bool) or not isinstance(conf, int | float) or not 0 <= conf <= 1:
-            raise InputError(f"fact {pos} has confidence {conf!r}; give a number in 0..1")
+            raise InputError(f"fact {pos} has confidence {shown(conf)}; give a number in 0..1")
         conf = float(conf)
     return text, conf, _when(when)
 
@@ -224,7 +225,7 @@ def format_memory_for_injection(
     s = settings or Settings()
     budget = s.context.injection_max_tokens if max_tokens is None else max_tokens
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
-        raise InputError(f"max_tokens must be an integer >= 0, got {max_tokens!r}")
+        raise InputError(f"max_tokens must be an integer >= 0, got {shown(max_tokens)}")
     counter = count or token_counter(s)
     lines: list[str] = []
     used = 0

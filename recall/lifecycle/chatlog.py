@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from ..errors import InputError
+from ..jsonlimits import shown
 from ..models import validation_problems
 from .states import ROLES
 
@@ -43,7 +44,7 @@ class _Message(BaseModel):
     @classmethod
     def _role(cls, v: str) -> str:
         if v not in ROLES:
-            raise ValueError(f"unknown role {v!r}; use one of {sorted(ROLES)}")
+            raise ValueError(f"unknown role {shown(v)}; use one of {sorted(ROLES)}")
         return v
 
 

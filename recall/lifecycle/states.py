@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from ..errors import InputError, MessageError
+from ..jsonlimits import shown
 from ..models import as_utc, require_text
 from ..text import parse_bound
 
@@ -94,7 +95,7 @@ def _content(value: object) -> str:
             elif kind in _MARKERS:
                 out.append(_MARKERS[kind])
             else:
-                raise InputError(f"content part {j} has unknown type {kind!r}")
+                raise InputError(f"content part {j} has unknown type {shown(kind)}")
         return "\n".join(out)
     raise InputError("'content' must be a string, a list of parts or null")
 
@@ -137,7 +138,7 @@ def _turn(raw: object, names: dict[str, str]) -> Turn:
         raise InputError("must be an object with 'role' and 'content'")
     role = message.get("role")
     if role not in ROLES:
-        raise InputError(f"unknown role {role!r}; use one of {sorted(ROLES)}")
+        raise InputError(f"unknown role {shown(role)}; use one of {sorted(ROLES)}")
     parts = [_content(message.get("content"))]
     parts += _tool_calls(message.get("tool_calls"), names)
     name = message.get("name")

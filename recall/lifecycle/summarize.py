@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel, Field
 
 from ..errors import InputError, LLMError
+from ..jsonlimits import shown
 from ..llm import LLMClient, load_prompt
 from ..settings import Settings
 from ..text import count_tokens
@@ -57,7 +58,7 @@ class Summarizer(Protocol):
 
 def _budget(budget_tokens: int) -> int:
     if not isinstance(budget_tokens, int) or budget_tokens < 16:
-        raise InputError(f"budget_tokens must be an integer >= 16, got {budget_tokens!r}")
+        raise InputError(f"budget_tokens must be an integer >= 16, got {shown(budget_tokens)}")
     return budget_tokens
 
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from .. import inputs
 from ..errors import InputError, UnknownUserError
+from ..jsonlimits import shown
 from ..models import Hit, Record, require_user_id
 from ..text.tokens import estimate_tokens
 from .core import MemoryCore
@@ -80,9 +81,9 @@ class Explained(BaseModel):
 
 def _page_bounds(offset: int, limit: int) -> None:
     if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-        raise InputError(f"offset must be a whole number >= 0, got {offset!r}")
+        raise InputError(f"offset must be a whole number >= 0, got {shown(offset)}")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
-        raise InputError(f"limit must be a whole number from 1 to {MAX_PAGE}, got {limit!r}")
+        raise InputError(f"limit must be a whole number from 1 to {MAX_PAGE}, got {shown(limit)}")
 
 
 class InspectMethods(MemoryCore):

@@ -20,6 +20,7 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from ..errors import ConfigError
+from ..jsonlimits import shown
 from .base import _Group
 from .groups import GROUPS as _STAGE_GROUPS
 from .groups import (
@@ -96,12 +97,16 @@ class Settings(BaseModel):
                 elif isinstance(value, Mapping):
                     parts[key].update(value)
                 else:
-                    raise ConfigError(f"settings group {key!r} must be a mapping, got {value!r}")
+                    raise ConfigError(
+                        f"settings group {key!r} must be a mapping, got {shown(value)}"
+                    )
             elif key in _FLAT:
                 group, name = _FLAT[key]
                 parts[group][name] = value
             else:
-                raise ConfigError(f"unknown setting {key!r}; `recall settings` lists every setting")
+                raise ConfigError(
+                    f"unknown setting {shown(key)}; `recall settings` lists every setting"
+                )
         for g in GROUPS:
             if g.group in groups:
                 if parts[g.group]:
@@ -121,7 +126,7 @@ class Settings(BaseModel):
                 group, name = _FLAT[key]
                 data[group][name] = value
             else:
-                raise ConfigError(f"unknown setting {key!r}; `recall settings` lists them")
+                raise ConfigError(f"unknown setting {shown(key)}; `recall settings` lists them")
         return Settings(**data)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:

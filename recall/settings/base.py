@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ..errors import ConfigError
+from ..jsonlimits import shown
 from .redact import shown_setting
 
 __all__ = ["env_name"]
@@ -45,9 +46,9 @@ def _config_error(
         var = env_name(group, field) if field else f"settings.{group.group}"
         name = f"{group.group}.{field}"  # a secret's value is never quoted back
         if field and field not in given and var in os.environ:
-            where = f"{var}={shown_setting(name, os.environ[var])!r} (environment)"
+            where = f"{var}={shown(shown_setting(name, os.environ[var]), 200)} (environment)"
         elif field:
-            where = f"{field}={shown_setting(name, given.get(field))!r} ({var})"
+            where = f"{field}={shown(shown_setting(name, given.get(field)), 200)} ({var})"
         else:
             where = f"settings.{group.group}"
         problems.append(f"{where}: {err['msg']}")

@@ -24,6 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import InputError
+from ..jsonlimits import shown
 from ..models import Record, validation_message
 from .base import ArticleRow
 
@@ -174,7 +175,9 @@ def parse_export(lines: str | bytes | Iterable[str | bytes]) -> ParsedExport:
             except ValidationError as exc:
                 raise InputError(validation_message(exc, f"article (line {n})")) from exc
         else:
-            raise InputError(f"line {n}: unknown row type {kind!r}; expected record or article")
+            raise InputError(
+                f"line {n}: unknown row type {shown(kind)}; expected record or article"
+            )
     if (len(items), len(articles)) != (header.records, header.articles):
         raise InputError(
             f"the export says {header.records} records and {header.articles} articles but "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
+from ..jsonlimits import shown
+
 __all__ = ["parse_bound", "said_on"]
 
 
@@ -25,7 +27,7 @@ def parse_bound(value: object, name: str, *, end: bool = False) -> datetime:
         try:
             when = datetime.fromtimestamp(float(value), UTC)
         except (OverflowError, OSError, ValueError):
-            raise ValueError(f"{name} is not a usable timestamp: {value!r}") from None
+            raise ValueError(f"{name} is not a usable timestamp: {shown(value)}") from None
     elif isinstance(value, str):
         text = value.strip()
         try:
