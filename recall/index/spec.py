@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..jsonlimits import shown
 from ..text import BASE_TOKENIZER, Analyzer
 from .keyword import BM25Params
 from .model_files import MODEL_FILES
@@ -164,11 +165,16 @@ def load_spec(name_or_path: str) -> IndexSpec:
     path = Path(name_or_path)
     if path.suffix != ".toml":
         path = SPEC_DIR / f"{name_or_path}.toml"
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except OSError:  # a name too long for the file system (ENAMETOOLONG) is not there either
+        found = False
+    if not found:
         if name_or_path == "default":
             return IndexSpec()  # an installed wheel has no indexes/ folder
         raise ConfigError(
-            f"index spec {name_or_path!r} not found (looked for {path}); pass a path to a "
+            f"index spec {shown(name_or_path)} not found (looked for {shown(str(path), 120)}); "
+            "pass a path to a "
             f".toml file or one of: {sorted(p.stem for p in SPEC_DIR.glob('*.toml'))}"
         )
     try:

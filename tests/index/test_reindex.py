@@ -72,6 +72,9 @@ def test_bad_spec_is_config_error(tmp_path: Path) -> None:
         load_spec(str(bad))
     with pytest.raises(recall.ConfigError, match="not found"):
         load_spec("no-such-spec")
+    for name in ("x" * 5000, "x" * 5000 + ".toml"):  # too long for the file system: not there
+        with pytest.raises(recall.ConfigError, match="not found"):
+            load_spec(name)
     bad.write_text('[tokenizer]\nstem = "yes"\n')
     with pytest.raises(recall.ConfigError, match="stem must be true or false"):
         load_spec(str(bad))
