@@ -10,7 +10,8 @@ content hashes, which is idempotent.
 Every write path indexes before it returns: ``add``/``add_many``/``delete``/``import_user``
 through :meth:`IndexSync.after_write` (they know what they wrote), the lifecycle
 (``update_memory``, promotion, background jobs, corrections) through
-:meth:`IndexSync.catch_up` once its transactions committed. A query therefore finds the
+:meth:`IndexSync.catch_up` once its transactions committed (with what it wrote, when an
+update_memory summary was all: the diff is then skipped). A query therefore finds the
 index current and pays no embedding for earlier writes; only a crash between the two
 commits or a vector store outage leaves work *pending* for the next reader.
 """
@@ -98,17 +99,22 @@ class IndexSync:
             # Another writer got between our store commit and here: reconcile by content.
             self.ensure(user_id)
 
-    def catch_up(self, user_id: str) -> int:
+    def catch_up(self, user_id: str, written: tuple[int, Sequence[Record]] | None = None) -> int:
         """Index whatever was committed for ``user_id`` and is not indexed yet; returns the
-        records embedded.
+        records embedded by the content diff.
 
-        For writers that do not know record by record what they changed (a promotion
-        rewrites kinds, Dynamic passages and the article in one transaction): the content
-        diff of :meth:`ensure` is exact and idempotent. The write is already safe in the
-        store, so a failure here (a vector store outage) is logged and left pending for
-        the next reader, never raised to a caller whose write succeeded.
+        ``written`` (version, records) is what the last write committed, when the writer
+        knows it (an update_memory summary): it is indexed as :meth:`after_write` does,
+        and the diff that follows then costs two version reads. For writers that do not
+        know record by record what they changed (a promotion rewrites kinds, Dynamic
+        passages and the article in one transaction), or when another write came between,
+        the content diff of :meth:`ensure` is exact and idempotent. The write is already
+        safe in the store, so a failure here (a vector store outage) is logged and left
+        pending for the next reader, never raised to a caller whose write succeeded.
         """
         try:
+            if written is not None:
+                self.after_write(user_id, written[0], written=written[1])
             return self.ensure(user_id)
         except Exception as exc:  # the write stands whatever failed here; a reader retries
             log.warning(

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from ..errors import StoreError, chroma_errors
 from .chroma import chroma_client, release_client
+from .recent import RecentVectors
 
 __all__ = ["UserVectors", "VectorIndex", "chroma_client", "user_key"]
 
@@ -75,6 +76,8 @@ class VectorIndex:
         self._dimension = dimension
         self._where = where  # "the embedded store in ..." / "the Chroma server at ..."
         self._collections: dict[int, Any] = {}
+        #: The rows this process wrote lately (a partition rebuild reads them, not Chroma).
+        self.recent = RecentVectors()
 
     # --- plumbing -----------------------------------------------------------------------
     @property
@@ -139,11 +142,13 @@ class VectorIndex:
                     for i, k, h in zip(ids, kinds, hashes, strict=True)
                 ],
             )
+        self.recent.put(user_id, list(ids), vectors, list(hashes))
 
     def delete(self, user_id: str, ids: Sequence[str]) -> None:
         """Remove the user's vectors with these record ids (missing ids are ignored)."""
         if not ids:
             return
+        self.recent.drop(user_id, list(ids))
         col = self._collection(user_id)
         cids = [self._cid(user_id, i) for i in ids]
         with chroma_errors("deleting vectors", hint=self._hint()):

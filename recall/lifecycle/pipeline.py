@@ -9,9 +9,10 @@ Flow (see ``docs/design.md``)::
              old Dynamic passages out, new ones in (kind "dynamic"), store version + 1
 
 The lifecycle writes to the store, then hands the user to ``on_written`` (the facade's
-:meth:`~recall.index.sync.IndexSync.catch_up`), which indexes what the transactions
-committed before the call returns or the background job ends; a reader never sees
-passages of two chapter versions, and never pays for a write's embedding. Every call is
+``_indexed``), which indexes what the transactions committed before the call returns or
+the background job ends: a summary alone as written (its records and version), after a
+promotion by the content diff. A reader never sees passages of two chapter versions, and
+never pays for a write's embedding. Every call is
 journaled (:mod:`recall.store.journal`), which makes background mode and crash recovery the
 same code path.
 """
@@ -41,7 +42,7 @@ from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
 from .result import UpdateResult
 from .states import chat_messages, check_text, check_time, journaled, newest_said, to_turns
 from .summarize import ExtractiveSummarizer, LLMSummarizer, Summarizer
-from .tiers import turn_records
+from .tiers import summary_records
 from .worker import Worker
 
 __all__ = [
@@ -49,8 +50,12 @@ __all__ = [
     "Lifecycle",
     "LongTerm",
     "UpdateResult",
+    "Written",
     "parse_answer_with_summary",
 ]
+
+#: What a summary's transaction wrote: the user's new store version and its records.
+Written = tuple[int, list[Record]]
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +72,14 @@ class Lifecycle:
         reconstructor: Reconstructor | None = None,
         *,
         passage_tokens: int = IndexSpec.passage_tokens,
-        on_written: Callable[[str], object] | None = None,
+        on_written: Callable[[str, Written | None], object] | None = None,
     ) -> None:
         self.store = store
-        #: Called with a user id after the lifecycle committed writes for that user.
-        self.on_written: Callable[[str], object] = on_written or (lambda _uid: None)
+        #: Called with a user id after the lifecycle committed writes for that user, and
+        #: (version, records) when a summary alone was written (None: diff the user).
+        self.on_written: Callable[[str, Written | None], object] = on_written or (
+            lambda _uid, _w: None
+        )
         self.settings = settings
         # The index spec owns the passage size: its fingerprint covers how Dynamic is cut.
         self.passage_tokens = passage_tokens
@@ -144,7 +152,8 @@ class Lifecycle:
         summary = self._summarize(payload)
         with span("store"), self.store.transaction() as tx:
             tx.add_summarized_job(job_id, uid, at)
-            summary_id = self._put_summary(tx, uid, job_id, at, summary, payload)
+            written = self._put_summary(tx, uid, job_id, at, summary, payload)
+        promotions: list[tuple[int, list[str]]] = []
         try:
             # A bounded number here keeps the call's latency flat under a backlog.
             promotions, more = self._promote_all(uid, self.settings.lifecycle.promotions_per_call)
@@ -153,7 +162,9 @@ class Lifecycle:
             self._worker.submit(job_id)
             raise
         finally:
-            self.on_written(uid)  # whatever committed is indexed before the call returns
+            # Whatever committed is indexed before the call returns: what this call wrote
+            # as it is, a promotion (kinds and chapters rewritten) by the content diff.
+            self.on_written(uid, None if promotions else written)
         if more:  # the job stays journaled: the worker (or the next open) finishes it
             self._worker.submit(job_id)
         else:
@@ -161,7 +172,7 @@ class Lifecycle:
         return UpdateResult(
             user_id=uid,
             job_id=job_id,
-            summary_id=summary_id,
+            summary_id=written[1][0].id,
             promoted=bool(promotions),
             promoted_ids=[i for p in promotions for i in p[1]],
             versions=[p[0] for p in promotions],
@@ -228,22 +239,11 @@ class Lifecycle:
         at: datetime,
         text: str,
         payload: dict[str, Any],
-    ) -> str:
-        source = "text" if "text" in payload else "messages"
-        record = Record(
-            id=f"st-{job_id}",
-            user_id=uid,
-            kind="short_term",
-            text=text,
-            created_at=at,
-            tokens=self.count(text),
-            metadata={"source": source, "job": job_id},
-        )
-        tx.put([record])
-        if "messages" in payload and self.settings.lifecycle.keep_turns:
-            tx.put(turn_records(uid, job_id, at, payload["messages"], self.count))
-        tx.bump_version(uid)
-        return record.id
+    ) -> Written:
+        keep_turns = self.settings.lifecycle.keep_turns
+        records = summary_records(uid, job_id, at, text, payload, self.count, keep_turns)
+        tx.put(records)
+        return tx.bump_version(uid), records
 
     def _run_job(self, job_id: str) -> bool:
         """Run one journaled job; True asks the worker to try it again."""
@@ -272,7 +272,7 @@ class Lifecycle:
             )
         finally:
             if job is not None:
-                self.on_written(job.user_id)
+                self.on_written(job.user_id, None)
 
     def _lock(self, user_id: str) -> threading.Lock:
         with self._locks_guard:

@@ -21,12 +21,45 @@ from typing import Any
 from ..models import Record
 from ..store import content_hash
 
-__all__ = ["LIFECYCLE_KINDS", "TURN_ROLES", "archive_id", "capped_records", "turn_records"]
+__all__ = [
+    "LIFECYCLE_KINDS",
+    "TURN_ROLES",
+    "archive_id",
+    "capped_records",
+    "summary_records",
+    "turn_records",
+]
 
 #: Kinds the lifecycle writes and moves; any other kind is the application's own.
 LIFECYCLE_KINDS = frozenset({"short_term", "dynamic", "archive", "turn"})
 #: Roles whose messages are kept as raw turns: what was said, not tool plumbing.
 TURN_ROLES = frozenset({"user", "assistant"})
+
+
+def summary_records(
+    user_id: str,
+    job_id: str,
+    at: datetime,
+    text: str,
+    payload: Mapping[str, Any],
+    count: Callable[[str], int],
+    keep_turns: bool,
+) -> list[Record]:
+    """What one update_memory call writes: its ``short_term`` summary ``st-{job_id}``,
+    then (for messages, with ``keep_turns``) the messages as ``turn`` records."""
+    source = "text" if "text" in payload else "messages"
+    summary = Record(
+        id=f"st-{job_id}",
+        user_id=user_id,
+        kind="short_term",
+        text=text,
+        created_at=at,
+        tokens=count(text),
+        metadata={"source": source, "job": job_id},
+    )
+    if "messages" in payload and keep_turns:
+        return [summary, *turn_records(user_id, job_id, at, payload["messages"], count)]
+    return [summary]
 
 
 def turn_records(

@@ -154,10 +154,13 @@ class MemoryCore:
             self._prewarm(uid)
         return len(deleted)
 
-    def _indexed(self, user_id: str) -> None:
-        """After a lifecycle write (it does not say record by record what it changed):
-        index what committed, then rebuild the user's partitions ahead of the reader."""
-        self.sync.catch_up(user_id)
+    def _indexed(self, user_id: str, written: tuple[int, list[Record]] | None = None) -> None:
+        """After a lifecycle write: index what committed, then rebuild the user's
+        partitions ahead of the reader.
+
+        ``written`` (version, records): a summary written alone, indexed as it is.
+        """
+        self.sync.catch_up(user_id, written)
         self._prewarm(user_id)
 
     def _prewarm(self, user_id: str) -> None:

@@ -24,6 +24,7 @@ from recall.cli import main
 from recall.index.layout import index_key
 from recall.inputs import depth_kinds
 from recall.models import Record
+from recall.store import content_hash
 
 SMALL = {"short_term_capacity": 2, "promote_count": 2, "vector_partitions": 2}
 
@@ -227,3 +228,80 @@ def test_a_lagging_index_keeps_the_partition_uncached(small: recall.Memory) -> N
     kinds = tuple(sorted(set(depth_kinds(None, small.settings))))
     part = small.retriever.partitions.get("lag", kinds, small.embedder())
     assert not part.complete and small.retriever.partitions._fresh(("lag", kinds)) is None
+
+
+def _from_chroma(m: recall.Memory, user: str, kinds: tuple[str, ...]) -> np.ndarray:
+    """The user's partition matrix built the old way: every vector read from Chroma."""
+    m.retriever.forget(user)  # no partition to carry rows over from, no recent rows
+    part = m.retriever.partitions.get(user, kinds, m.embedder())
+    assert part.matrix is not None and part.complete
+    return part.matrix
+
+
+def test_a_rebuild_after_writes_reads_no_vector_from_chroma(
+    small: recall.Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kinds = tuple(sorted(set(depth_kinds(None, small.settings))))
+    ids = small.add_many([{"text": f"note {i} about the pond"} for i in range(6)], user_id="r")
+    small.retriever.partitions.wait()
+    reads: list[str] = []
+    for name in ("load", "vectors"):
+        real = getattr(small.vectors, name)
+        monkeypatch.setattr(
+            small.vectors, name, lambda *a, _n=name, _r=real: reads.append(_n) or _r(*a)
+        )
+    writes = [
+        lambda: small.add("the heron fishes at dawn", user_id="r"),  # a new record
+        lambda: small.add("note 0 is now about the otter", user_id="r", id=ids[0]),  # new text
+        lambda: small.delete(ids[1], user_id="r"),
+        lambda: small.update_memory("we planted tomatoes by the pond", user_id="r"),
+    ]
+    for write in writes:  # each rebuild after its write (one started before a write's
+        write()  # upsert would fetch that row by id, and is not cached)
+        small.retriever.partitions.wait()
+    part = small.retriever.partitions._fresh(("r", kinds))
+    assert part is not None and part.complete and part.matrix is not None
+    assert reads == []  # every row came from the old partition or from what was written
+    order = [r.id for r in part.records]
+    monkeypatch.undo()
+    fresh = _from_chroma(small, "r", kinds)
+    rebuilt = small.retriever.partitions._fresh(("r", kinds))
+    assert rebuilt is not None and [r.id for r in rebuilt.records] == order
+    # Chroma hands back its own float32 copy (within an ulp of what was written).
+    np.testing.assert_allclose(part.matrix, fresh, rtol=0, atol=1e-6)
+
+
+def test_a_record_rewritten_elsewhere_is_read_from_chroma(small: recall.Memory) -> None:
+    kinds = tuple(sorted(set(depth_kinds(None, small.settings))))
+    small.add_many(
+        [{"text": "the heron"}, {"text": "the otter"}],
+        user_id="w",
+    )
+    small.retriever.partitions.wait()
+    # Another process rewrites a record: the store and Chroma change, our recent rows not.
+    other = _note("w", "the kingfisher dives", rid=small.store.records("w")[0].id)
+    version = small.store.put([other])["w"]
+    vec = small.embedder().embed_documents([other.text])
+    small.vectors.upsert("w", [other.id], vec, [other.kind], [content_hash(other.text)])
+    small.vectors.recent.drop("w")
+    small.store.set_index_version(index_key(small.spec), "w", version)
+    part = small.retriever.partitions.get("w", kinds, small.embedder())
+    row = [r.id for r in part.records].index(other.id)
+    assert part.matrix is not None
+    np.testing.assert_allclose(part.matrix[row], vec[0], rtol=0, atol=1e-6)
+    np.testing.assert_allclose(part.matrix, _from_chroma(small, "w", kinds), rtol=0, atol=1e-6)
+
+
+def test_a_summary_written_alone_is_indexed_without_the_content_diff(
+    small: recall.Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    diffs: list[str] = []
+    real = small.vectors.hashes
+    monkeypatch.setattr(small.vectors, "hashes", lambda u: diffs.append(u) or real(u))
+    small.update_memory("the tomatoes need water", user_id="s")
+    small.update_memory(chat(1), user_id="s")  # a summary and its turns
+    assert diffs == [] and not small.sync.lag("s")
+    small.update_memory("the basil needs sun", user_id="s")  # over capacity: a promotion
+    assert diffs == ["s"] and not small.sync.lag("s")
+    hits = small.deep_recall("who moved to Lisbon?", user_id="s", top_k=5)
+    assert any("Lisbon" in h.text for h in hits)
