@@ -210,6 +210,11 @@ async def _load(url: str, ops: list[Op], clients: int) -> dict[str, Any]:
             k: {name: round(statistics.median(v), 2) for name, v in sorted(s.items())}
             for k, s in spans.items()
         },
+        # A span's median is over the requests that had it: how many did, per operation.
+        "split_share": {
+            k: {name: round(len(v) / max(1, len(lat[k])), 3) for name, v in sorted(s.items())}
+            for k, s in spans.items()
+        },
     }
 
 
@@ -293,7 +298,11 @@ def main() -> None:
         f"{served['lost_writes']}"
     )
     for kind, split in served["split_p50_ms"].items():
-        shown = ", ".join(f"{k} {v}" for k, v in split.items())
+        share = served["split_share"][kind]
+        shown = ", ".join(
+            f"{k} {v}" + ("" if share[k] > 0.99 else f" ({share[k]:.0%} of them)")
+            for k, v in split.items()
+        )
         print(f"  {kind} p50 ms: {shown}")
     print(json.dumps(out))
     args.out.write_text(json.dumps(out, indent=1) + "\n")
