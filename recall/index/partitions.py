@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
@@ -233,11 +233,9 @@ class PartitionCache:
         matrix = np.zeros((len(records), dimension), dtype=np.float32, order="F")
         with self._lock:
             old = self._cache.get((user_id, kinds))
-        old_rows: dict[str, tuple[str, int]] = {}
-        old_matrix = matrix[:0]
-        if old is not None and old.matrix is not None:
-            old_rows = {r.id: (r.text, j) for j, r in enumerate(old.records)}
-            old_matrix = old.matrix
+        if old is None or old.matrix is None:  # a first build: every row from Chroma
+            return matrix, self._fill(user_id, matrix, records, range(len(records)), False)
+        old_rows = {r.id: (r.text, j) for j, r in enumerate(old.records)}
         dst: list[int] = []
         src: list[int] = []
         todo: list[int] = []
@@ -253,10 +251,22 @@ class PartitionCache:
             else:
                 matrix[i] = row
         if dst:
-            matrix[dst] = old_matrix[src]
+            matrix[dst] = old.matrix[src]
+        return matrix, self._fill(user_id, matrix, records, todo, len(todo) <= _BY_ID)
+
+    def _fill(
+        self,
+        user_id: str,
+        matrix: npt.NDArray[np.float32],
+        records: list[Record],
+        todo: Sequence[int],
+        by_id: bool,
+    ) -> int:
+        """Read the rows ``todo`` from Chroma (those ids alone, or the whole user); returns
+        how many have no vector there yet."""
         if not todo:
-            return matrix, 0
-        if old_rows and len(todo) <= _BY_ID:  # a few rows: fetch those alone
+            return 0
+        if by_id:
             found = self.vectors.vectors(user_id, [records[i].id for i in todo])
         else:
             loaded = self.vectors.load(user_id)
@@ -268,7 +278,7 @@ class PartitionCache:
                 missing += 1  # written after our version check; scored 0 until next
             else:
                 matrix[i] = vec
-        return matrix, missing
+        return missing
 
     def _evict(self) -> None:
         budget = self.settings.retrieval.vector_cache_mb * 1024 * 1024

@@ -12,9 +12,8 @@ The lifecycle writes to the store, then hands the user to ``on_written`` (the fa
 ``_indexed``), which indexes what the transactions committed before the call returns or
 the background job ends: a summary alone as written (its records and version), after a
 promotion by the content diff. A reader never sees passages of two chapter versions, and
-never pays for a write's embedding. Every call is
-journaled (:mod:`recall.store.journal`), which makes background mode and crash recovery the
-same code path.
+never pays for a write's embedding. Every call is journaled (:mod:`recall.store.journal`),
+which makes background mode and crash recovery the same code path.
 """
 
 from __future__ import annotations
