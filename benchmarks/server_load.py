@@ -12,7 +12,9 @@ spread shows the machine's drift). The ratio is server operations/s over that re
 Afterwards every acknowledged remember (HTTP 201) is looked up among the user's records:
 a write not found is lost. Each answer's ``Server-Timing`` header says where the server
 spent its time (recall.server.timing); the medians per operation are printed, with
-``outside`` = the client's time less the server's ``total`` (HTTP, the client, the loop).
+``outside`` = the client's time less the server's ``total`` (HTTP, the client, the loop),
+and how many cores each side kept busy (the server's processes, this process's clients,
+the one thread with its background rebuilds).
 
     .venv/bin/python benchmarks/server_load.py [--ops 1200] [--clients 16] [--users 50]
         [--workers N]
@@ -98,13 +100,37 @@ def seed_folder(
             mem.add_many(items, user_id=user)
 
 
+def _cpu_s(pids: list[int]) -> float:
+    """CPU seconds (user + system) these processes have used so far (Linux /proc; 0 else)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _family(pid: int) -> list[int]:
+    """``pid`` and its children (the workers of ``recall serve --workers``)."""
+    kids = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if int(entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                kids.append(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return [pid, *kids]
+
+
 def replay(folder: Path, ops: list[Op]) -> dict[str, Any]:
     """One thread, the same operations in order, on a copy of the seeded folder."""
     with recall.open(folder) as mem:
         warm_up(mem)
         lat: dict[str, list[float]] = {"recall": [], "remember": []}
         errors = 0
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for kind, user, text in ops:
             t = time.perf_counter()
             try:
@@ -116,8 +142,10 @@ def replay(folder: Path, ops: list[Op]) -> dict[str, Any]:
                 errors += 1
             lat[kind].append((time.perf_counter() - t) * 1000)
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu  # every thread of this process (the prewarm too)
     return {
         "ops_per_s": round(len(ops) / elapsed, 1),
+        "cores": round(cpu / elapsed, 2),
         "errors": errors,
         **{f"{k}_p50_ms": round(_pct(v, 0.5), 2) for k, v in lat.items()},
     }
@@ -269,7 +297,14 @@ def main() -> None:
         port = _free_port()
         proc = _start(Path(tmp) / "served", port, args.workers, chroma and chroma.url)
         try:
+            # Cores used during the load: the server's processes (a Chroma server's too)
+            # and this one, the clients'; the thread's figure comes from replay().
+            pids = _family(proc.pid) + ([chroma.proc.pid] if chroma and chroma.proc else [])
+            began, server_cpu, client_cpu = time.perf_counter(), _cpu_s(pids), time.process_time()
             served = anyio.run(_load, f"http://127.0.0.1:{port}", ops, args.clients)
+            took = time.perf_counter() - began
+            served["server_cores"] = round((_cpu_s(pids) - server_cpu) / took, 2)
+            served["client_cores"] = round((time.process_time() - client_cpu) / took, 2)
         finally:
             proc.terminate()
             proc.wait(timeout=60)
@@ -296,6 +331,10 @@ def main() -> None:
         f"ops/s (before / after) | ratio {out['server_over_thread']}x | errors "
         f"{served['errors']}, acknowledged writes {served['acknowledged_writes']}, lost "
         f"{served['lost_writes']}"
+    )
+    print(
+        f"  cores busy: server {served['server_cores']}, its clients {served['client_cores']}; "
+        f"one thread {before['cores']} / {after['cores']} (of {os.cpu_count()})"
     )
     for kind, split in served["split_p50_ms"].items():
         share = served["split_share"][kind]
