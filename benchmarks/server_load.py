@@ -17,11 +17,15 @@ and how many cores each side kept busy (the server's processes, this process's c
 the one thread with its background rebuilds).
 
     .venv/bin/python benchmarks/server_load.py [--ops 1200] [--clients 16] [--users 50]
-        [--workers N]
+        [--workers N] [--fake-upsert-ms MS]
 
 With ``--workers N`` the server runs N processes (``recall serve --workers``) with the
 vectors on a ``chroma run`` server started here, which also runs on the machine's cores;
 the one thread still replays on copies of the embedded folder.
+
+``--fake-upsert-ms 12`` is an experiment, not a mode: the served process's Chroma upsert
+becomes a 12 ms wait that holds no lock (chromadb's Rust bindings hold the GIL through a
+write), which bounds what moving the writes out of the process could give.
 
 Prints a summary and one JSON line, writes benchmarks/results/server_load.json. Exits 1
 when there was an error or a lost write.
@@ -160,11 +164,30 @@ def _server_timing(header: str) -> dict[str, float]:
     return out
 
 
+# --fake-upsert-ms: the served process's Chroma upsert becomes a wait that holds no lock
+# (the rows still reach recall.index.recent, so queries score them). An experiment, not a
+# mode: what a Chroma writer outside the process would give at best.
+_FAKE_UPSERT = """
+import sys, time
+import recall.index.vector as v
+def upsert(self, user_id, ids, vectors, kinds, hashes):
+    time.sleep({seconds})
+    self.recent.put(user_id, list(ids), vectors, list(hashes))
+v.VectorIndex.upsert = upsert
+from recall.cli import main
+sys.argv[0] = "recall"
+main()
+"""
+
+
 def _start(
-    folder: Path, port: int, workers: int, chroma_url: str | None
+    folder: Path, port: int, workers: int, chroma_url: str | None, fake_upsert_ms: float = 0
 ) -> subprocess.Popen[bytes]:
     env = {**os.environ, "RECALL_SERVER_TIMING": "1", "HF_HUB_OFFLINE": "1"}
     cmd = [sys.executable, "-m", "recall.cli", "serve", "--transport", "http"]
+    if fake_upsert_ms:
+        code = _FAKE_UPSERT.format(seconds=fake_upsert_ms / 1000)
+        cmd = [sys.executable, "-c", code, "serve", "--transport", "http"]
     cmd += ["--port", str(port), "--path", str(folder)]
     if chroma_url is not None:
         cmd += ["--workers", str(workers), "--chroma-url", chroma_url]
@@ -268,6 +291,13 @@ def main() -> None:
     parser.add_argument("--recall-share", type=float, default=0.7)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
+        "--fake-upsert-ms",
+        type=float,
+        default=0,
+        help="an experiment: the server's Chroma upsert replaced by a wait of this many ms "
+        "that holds no lock (chromadb's upsert holds the GIL); the thread keeps the real one",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=0,
@@ -295,7 +325,8 @@ def main() -> None:
             seed_folder(Path(tmp) / "served", users, args.seed_notes, args.seed, chroma.url)
         before = replay(Path(tmp) / "before", ops)
         port = _free_port()
-        proc = _start(Path(tmp) / "served", port, args.workers, chroma and chroma.url)
+        served_at = Path(tmp) / "served"
+        proc = _start(served_at, port, args.workers, chroma and chroma.url, args.fake_upsert_ms)
         try:
             # Cores used during the load: the server's processes (a Chroma server's too)
             # and this one, the clients'; the thread's figure comes from replay().
