@@ -174,8 +174,8 @@ def load_spec(name_or_path: str) -> IndexSpec:
             return IndexSpec()  # an installed wheel has no indexes/ folder
         raise ConfigError(
             f"index spec {shown(name_or_path)} not found (looked for {shown(str(path), 120)}); "
-            "pass a path to a "
-            f".toml file or one of: {sorted(p.stem for p in SPEC_DIR.glob('*.toml'))}"
+            "pass a path to a .toml file or one of: "
+            f"{sorted(p.stem for p in SPEC_DIR.glob('*.toml'))}"
         )
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
