@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -245,12 +245,19 @@ def test_a_rebuild_after_writes_reads_no_vector_from_chroma(
     ids = small.add_many([{"text": f"note {i} about the pond"} for i in range(6)], user_id="r")
     small.retriever.partitions.wait()
     reads: list[str] = []
-    for name in ("load", "vectors"):
+
+    def counted(name: str) -> Callable[..., object]:
         real = getattr(small.vectors, name)
-        monkeypatch.setattr(
-            small.vectors, name, lambda *a, _n=name, _r=real: reads.append(_n) or _r(*a)
-        )
-    writes = [
+
+        def read(*args: object) -> object:
+            reads.append(name)
+            return real(*args)
+
+        return read
+
+    for name in ("load", "vectors"):
+        monkeypatch.setattr(small.vectors, name, counted(name))
+    writes: list[Callable[[], object]] = [
         lambda: small.add("the heron fishes at dawn", user_id="r"),  # a new record
         lambda: small.add("note 0 is now about the otter", user_id="r", id=ids[0]),  # new text
         lambda: small.delete(ids[1], user_id="r"),
@@ -297,7 +304,12 @@ def test_a_summary_written_alone_is_indexed_without_the_content_diff(
 ) -> None:
     diffs: list[str] = []
     real = small.vectors.hashes
-    monkeypatch.setattr(small.vectors, "hashes", lambda u: diffs.append(u) or real(u))
+
+    def hashes(user_id: str) -> dict[str, str]:
+        diffs.append(user_id)
+        return real(user_id)
+
+    monkeypatch.setattr(small.vectors, "hashes", hashes)
     small.update_memory("the tomatoes need water", user_id="s")
     small.update_memory(chat(1), user_id="s")  # a summary and its turns
     assert diffs == [] and not small.sync.lag("s")
