@@ -34,7 +34,7 @@ from ..store import STORE_FILE, open_store
 from ..tool import handle_tool_call
 
 if TYPE_CHECKING:  # the lifecycle is imported lazily at run time
-    from ..lifecycle.pipeline import Lifecycle
+    from ..lifecycle.pipeline import Lifecycle, Written
 
 __all__ = ["MemoryCore"]
 
@@ -154,7 +154,7 @@ class MemoryCore:
             self._prewarm(uid)
         return len(deleted)
 
-    def _indexed(self, user_id: str, written: tuple[int, list[Record]] | None = None) -> None:
+    def _indexed(self, user_id: str, written: Written | None = None) -> None:
         """After a lifecycle write: index what committed, then rebuild the user's
         partitions ahead of the reader.
 
