@@ -83,7 +83,12 @@ def serve(
 
         serve_workers(updates, default_user, workers)  # each worker opens the memory itself
         return
-    with open_folder(settings=Settings(**updates)) as mem:
+    settings = Settings(**updates)
+    if transport == "http" and settings.storage.chroma_process == "auto":
+        # A server's requests run side by side: the embedded store's writes go to a child
+        # process, where they do not hold this one's interpreter lock (see chroma_host).
+        settings = Settings(**updates, chroma_process="on")
+    with open_folder(settings=settings) as mem:
         if transport == "stdio":
             serve_stdio(mem, default_user=default_user)
         else:

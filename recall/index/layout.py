@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from ..errors import IndexStaleError, StoreError
+from ..errors import IndexStaleError, StoreError, chroma_errors
 from ..settings import Settings
 from ..settings.redact import redact
 from ..store import Store
@@ -59,6 +59,11 @@ def vector_index(settings: Settings, spec: IndexSpec, partitions: int) -> Vector
     )
 
     def connect() -> Any:
+        if url is None and settings.storage.chroma_process == "on":
+            from .chroma_host import HostedClient
+
+            with chroma_errors(f"starting the vector store process for {path / 'chroma'}"):
+                return HostedClient(path / "chroma")
         return chroma_client(path / "chroma", url, settings.storage.chroma_timeout_s)
 
     try:

@@ -4,12 +4,15 @@ A server runs each request's deep_recall on a worker thread; sixteen clients mea
 sixteen one-text model calls at once, each paying the model's fixed cost and fighting for
 two cores. :class:`QueryFront` stands in front of one model's query embedding:
 
-- **Batching.** The first caller with no model call running becomes the leader and embeds
-  every query waiting at that moment in one batch; queries arriving meanwhile wait for the
-  call in progress (never longer) and go together in the next one. An idle server adds no
-  wait at all; a loaded one forms batches by itself. Each text is its own row of the batch
-  and padding is masked, but the quantized models round differently with other rows
-  beside it: a vector can move a little (USE: cosine 0.996 at worst; MiniLM: float noise).
+- **Batching.** A caller finding fewer than ``slots`` model calls running (one per usable
+  core) becomes a leader and embeds every query waiting at that moment in one batch;
+  queries arriving while every slot is busy wait for a call to end (never longer) and go
+  together in the next one. An idle server adds no wait at all; a loaded one forms batches
+  by itself, on every core (onnxruntime releases the interpreter lock: with one slot, the
+  load benchmark's writes embedded one batch at a time and the server kept 1.1 cores busy).
+  Each text is its own row of the batch and padding is masked, but the quantized models
+  round differently with other rows beside it: a vector can move a little (USE: cosine
+  0.996 at worst; MiniLM: float noise).
 - **Writes too.** A small ``embed_documents`` call (a summary, a note: at most one batch)
   queues its texts the same way, so concurrent writers of different users share a call;
   a bulk call (an ingest, a reindex) goes to the model as it is, in its own batches.
@@ -25,6 +28,7 @@ query is embedded exactly as a one-text document.
 from __future__ import annotations
 
 import copy
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -51,7 +55,8 @@ class _Ask:
 
 
 class QueryFront:
-    """Batched embeddings over ``embed_batch(texts) -> rows``; queries cached."""
+    """Batched embeddings over ``embed_batch(texts) -> rows``; queries cached; at most
+    ``slots`` model calls at once."""
 
     def __init__(
         self,
@@ -59,13 +64,15 @@ class QueryFront:
         *,
         cache_size: int = 1024,
         max_batch: int = 32,
+        slots: int = 1,
     ) -> None:
         self._embed_batch = embed_batch
         self._cache_size = cache_size
         self._max_batch = max_batch
         self._cache: OrderedDict[str, Vectors] = OrderedDict()
         self._queue: list[_Ask] = []
-        self._busy = False
+        self._slots = max(1, slots)
+        self._running = 0
         self._cond = threading.Condition()
         #: Model calls made and texts embedded (for tests and the load benchmark).
         self.calls = 0
@@ -93,11 +100,15 @@ class QueryFront:
             self._queue.extend(asks)
         while True:
             with self._cond:
-                while self._busy and not all(a.ready for a in asks):
+                while self._running >= self._slots and not all(a.ready for a in asks):
                     self._cond.wait()
                 if all(a.ready for a in asks):
                     break
-                self._busy = True  # the leader: embed what waits, ours or not
+                if not any(not a.ready and a in self._queue for a in asks):
+                    # ours are in a call another leader runs: wait for it
+                    self._cond.wait()
+                    continue
+                self._running += 1  # a leader: embed what waits, ours or not
                 batch = self._queue[: self._max_batch]
                 del self._queue[: self._max_batch]
             self._run(batch)
@@ -127,8 +138,12 @@ class QueryFront:
                     self._cache[a.text] = vectors[a.text]
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
-            self._busy = False
+            self._running -= 1
             self._cond.notify_all()
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class _Fronted:
@@ -137,7 +152,7 @@ class _Fronted:
     def __init__(self, model: Embedder, cache_size: int) -> None:
         self.id, self.dimension = model.id, model.dimension
         self.model = model
-        self.front = QueryFront(model.embed_documents, cache_size=cache_size)
+        self.front = QueryFront(model.embed_documents, cache_size=cache_size, slots=_cores())
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         return self.front.embed_documents(texts)

@@ -42,6 +42,14 @@ class StorageSettings(_Group):
         description="Chroma collections users are hashed into, per spec; fixed when a "
         "folder is first written.",
     )
+    chroma_process: Literal["auto", "on", "off"] = Field(
+        "auto",
+        description="Run the embedded Chroma store in a child process, so its writes (which "
+        "hold Python's interpreter lock in process) run beside other work; a call waits for "
+        "the child's answer, so nothing acknowledged changes. auto: on for `recall serve "
+        "--transport http`, off elsewhere (a child costs about a second to start). No effect "
+        "with chroma_url.",
+    )
     max_text_chars: int = Field(200_000, ge=1, description="Longest record text accepted.")
 
 

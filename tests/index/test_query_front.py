@@ -158,3 +158,36 @@ def test_concurrent_small_writes_share_model_calls_and_a_bulk_call_goes_as_is() 
     bulk = [f"note {i}" for i in range(10)]
     assert front.embed_documents(bulk).shape == (10, model.dimension)
     assert model.batches == [bulk]  # past max_batch: one call, as the caller sent it
+
+
+class CountingModel(SlowModel):
+    """A SlowModel that records how many of its calls ran at once, at most."""
+
+    def __init__(self) -> None:
+        super().__init__(delay=0.05)
+        self.running = self.most = 0
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        with self.lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
+        try:
+            return super().embed_documents(texts)
+        finally:
+            with self.lock:
+                self.running -= 1
+
+
+@pytest.mark.parametrize("slots", [1, 2])
+def test_at_most_slots_model_calls_run_at_once(slots: int) -> None:
+    model = CountingModel()
+    front = QueryFront(model.embed_documents, cache_size=0, max_batch=2, slots=slots)
+    texts = [f"query number {i}" for i in range(12)]
+    out = _ask_all(front, texts)
+    # Every caller gets its own text's vector, whichever leader embedded it.
+    for text, vec in zip(texts, out, strict=True):
+        assert isinstance(vec, np.ndarray)
+        np.testing.assert_allclose(vec, model.inner.embed_documents([text])[0], atol=1e-6)
+    # Two slots use two cores when twelve callers wait; one slot never runs two calls.
+    assert model.most == slots
+    assert sum(len(b) for b in model.batches) == len(texts)

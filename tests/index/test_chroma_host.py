@@ -1,0 +1,186 @@
+"""The embedded Chroma store in a child process (``storage.chroma_process``).
+
+The memory a child-hosted store keeps is the one an in-process store keeps: the same
+vectors, found by the same queries, read back by an in-process open of the folder. A
+child killed mid-life loses nothing acknowledged: the write is stored, the index lags,
+and the next call starts a new child and catches up. Its errors arrive as StoreError.
+``recall serve --transport http`` runs the store in a child by default.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import numpy as np
+import pytest
+from chroma_server import free_port
+
+import recall
+from recall.errors import StoreError, chroma_errors
+from recall.index.chroma_host import ChromaHostError, HostedClient
+from recall.index.layout import index_key
+
+SMALL = {"vector_partitions": 2}
+
+
+def _host(mem: recall.Memory) -> HostedClient:
+    client = mem.vectors.client
+    assert isinstance(client, HostedClient)
+    return client
+
+
+@pytest.fixture
+def hosted(tmp_path: Path) -> Iterator[recall.Memory]:
+    m = recall.open(
+        settings=recall.Settings(path=tmp_path / "memory", chroma_process="on", **SMALL)
+    )
+    yield m
+    m.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_a_hosted_store_keeps_what_an_in_process_one_reads(
+    hosted: recall.Memory, tmp_path: Path
+) -> None:
+    kept = hosted.add("my sister Ana moved to Lisbon for a design job", user_id="u1")
+    gone = hosted.add("the invoice for march is overdue", user_id="u1")
+    hosted.add("tea at five with the hotel manager", user_id="u2")
+    hosted.delete(gone, user_id="u1")
+    hosted.update_memory("Ana loves the river walks in Lisbon", user_id="u1")
+    hits = hosted.deep_recall("Ana Lisbon design job", user_id="u1")
+    assert hits and hits[0].id == kept
+    pid = _host(hosted).pid
+    assert pid is not None and _alive(pid)
+    matrix = hosted.vectors.load("u1")
+    hosted.close()
+    assert not _alive(pid)  # close() ends the child
+
+    plain = recall.open(settings=recall.Settings(path=tmp_path / "memory", **SMALL))
+    try:
+        assert not isinstance(plain.vectors.client, HostedClient)
+        again = plain.vectors.load("u1")
+        assert sorted(again.ids) == sorted(matrix.ids) and gone not in again.ids
+        order = [again.ids.index(i) for i in matrix.ids]
+        np.testing.assert_allclose(again.matrix[order], matrix.matrix, atol=1e-6)
+        assert [h.id for h in plain.deep_recall("Ana Lisbon design job", user_id="u1")] == [
+            h.id for h in hits
+        ]
+        key = index_key(plain.spec)
+        assert plain.store.index_version(key, "u1") == plain.store.version("u1")
+    finally:
+        plain.close()
+
+
+def test_a_killed_child_loses_nothing_and_is_started_again(
+    hosted: recall.Memory, caplog: pytest.LogCaptureFixture
+) -> None:
+    hosted.add("first note about the garden", user_id="u1")
+    old = _host(hosted).pid
+    assert old is not None
+    os.kill(old, signal.SIGKILL)
+    os.waitpid(old, 0)
+    # The write is stored and acknowledged whatever happens to its indexing: the first
+    # call to reach the dead child fails (the write's upsert, logged and left lagging, or
+    # the background rebuild a write starts) and the next one starts a new child.
+    with caplog.at_level(logging.WARNING, logger="recall"):
+        note = hosted.add("the kubernetes upgrade is on friday", user_id="u1")
+        assert hosted.store.records("u1", ids=[note])[0].text.startswith("the kubernetes")
+    # A read starts a new child and catches the index up.
+    hits = hosted.deep_recall("kubernetes upgrade friday", user_id="u1")
+    assert [h.id for h in hits][:1] == [note]
+    key = index_key(hosted.spec)
+    new = _host(hosted).pid
+    assert new is not None and new != old and _alive(new)
+    assert hosted.store.index_version(key, "u1") == hosted.store.version("u1")
+    assert "restarting the vector store process" in caplog.text
+
+
+def test_the_childs_errors_are_store_errors(hosted: recall.Memory) -> None:
+    client = _host(hosted)
+    with pytest.raises(ChromaHostError, match="nope-nope"):
+        client.get_collection("nope-nope")
+    with pytest.raises(StoreError, match="Chroma failed while counting"), chroma_errors("counting"):
+        client.call("nope-nope", "count", (), {})
+    with pytest.raises(ChromaHostError, match="no collection call 'modify'"):
+        client.call("nope-nope", "modify", (), {})
+    with pytest.raises(AttributeError):
+        client.get_or_create_collection("fine-name").modify  # noqa: B018  (not forwarded)
+    assert hosted.stats()["records"] == 0  # the child still answers after its errors
+
+
+def test_a_folder_the_child_cannot_open_fails_at_open(tmp_path: Path) -> None:
+    blocker = tmp_path / "memory" / "chroma"
+    blocker.parent.mkdir()
+    blocker.write_text("not a folder")
+    with pytest.raises(StoreError, match="vector store process"):
+        recall.open(settings=recall.Settings(path=tmp_path / "memory", chroma_process="on"))
+
+
+@pytest.mark.slow
+@pytest.mark.real_model
+def test_recall_serve_hosts_the_store_in_a_child(tmp_path: Path) -> None:
+    port = free_port()
+    folder = tmp_path / "m"
+    cmd = [sys.executable, "-m", "recall.cli", "serve", "--transport", "http"]
+    cmd += ["--path", str(folder), "--port", str(port)]
+    proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.3)
+        children = [p for p in _children(proc.pid) if b"chroma_host" in _cmdline(p)]
+        assert len(children) == 1
+        body = {"summary": "Ana moved to Lisbon for a design job"}
+        r = httpx.post(f"{url}/v1/users/u1/memories", json=body, timeout=60)
+        assert r.status_code == 201
+        r = httpx.post(f"{url}/v1/users/u1/recall", json={"query": "Ana Lisbon"}, timeout=60)
+        assert r.status_code == 200 and r.json()["hits"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    deadline = time.monotonic() + 15  # the child ends when the server closes its memory
+    while _alive(children[0]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(children[0])
+    with recall.open(settings=recall.Settings(path=folder)) as mem:
+        assert mem.stats()["lagging_users"] == 0
+        assert mem.deep_recall("Ana Lisbon", user_id="u1")
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
