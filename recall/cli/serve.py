@@ -61,6 +61,7 @@ def serve(
     another address. ``--workers N`` serves HTTP from N processes sharing the store and a
     Chroma server.
     """
+    from ..index.chroma_host import yield_threads
     from ..memory import open as open_folder
     from ..models import require_user_id
     from ..server import serve_http, serve_stdio
@@ -89,6 +90,8 @@ def serve(
         # process, where they do not hold this one's interpreter lock (see chroma_host).
         settings = Settings(**updates, chroma_process="on")
     with open_folder(settings=settings) as mem:
+        if settings.storage.chroma_process == "on" and not settings.storage.chroma_url:
+            yield_threads(settings.server.yield_to_store)  # the child is the one writer
         if transport == "stdio":
             serve_stdio(mem, default_user=default_user)
         else:

@@ -91,6 +91,16 @@ class ServerSettings(_Group):
         "8 served the most, 16 made the slowest calls 30 times the median. A call that "
         "timed out gives its slot back while its thread runs on.",
     )
+    yield_to_store: int = Field(
+        10,
+        ge=0,
+        le=19,
+        description="Nice steps `recall serve --transport http` lowers its own threads by "
+        "when the vector store runs in a child process (storage.chroma_process): every write "
+        "waits for that one writer, so it should get a core first (Linux; 0: same priority). "
+        "The server then also yields to other programs at normal priority. A child started "
+        "again after a crash runs at the server's priority.",
+    )
     tenant_concurrency: int = Field(
         2,
         ge=0,

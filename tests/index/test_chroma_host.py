@@ -48,10 +48,10 @@ def hosted(tmp_path: Path) -> Iterator[recall.Memory]:
 
 def _alive(pid: int) -> bool:
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:  # gone, and reaped
         return False
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    return state != "Z"
 
 
 def test_a_hosted_store_keeps_what_an_in_process_one_reads(
@@ -93,7 +93,9 @@ def test_a_killed_child_loses_nothing_and_is_started_again(
     old = _host(hosted).pid
     assert old is not None
     os.kill(old, signal.SIGKILL)
-    os.waitpid(old, 0)
+    deadline = time.monotonic() + 10  # the client may reap it first: wait, do not waitpid
+    while _alive(old) and time.monotonic() < deadline:
+        time.sleep(0.05)
     # The write is stored and acknowledged whatever happens to its indexing: the first
     # call to reach the dead child fails (the write's upsert, logged and left lagging, or
     # the background rebuild a write starts) and the next one starts a new child.
@@ -150,6 +152,8 @@ def test_recall_serve_hosts_the_store_in_a_child(tmp_path: Path) -> None:
                 time.sleep(0.3)
         children = [p for p in _children(proc.pid) if b"chroma_host" in _cmdline(p)]
         assert len(children) == 1
+        # The server yields to its one writer: its threads 10 nice steps down, the child's not.
+        assert set(_nice(proc.pid)) == {10} and set(_nice(children[0])) == {0}
         body = {"summary": "Ana moved to Lisbon for a design job"}
         r = httpx.post(f"{url}/v1/users/u1/memories", json=body, timeout=60)
         assert r.status_code == 201
@@ -165,6 +169,43 @@ def test_recall_serve_hosts_the_store_in_a_child(tmp_path: Path) -> None:
     with recall.open(settings=recall.Settings(path=folder)) as mem:
         assert mem.stats()["lagging_users"] == 0
         assert mem.deep_recall("Ana Lisbon", user_id="u1")
+
+
+def _nice(pid: int) -> list[int]:
+    """The nice value of every thread of ``pid``."""
+    out = []
+    for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+        try:
+            out.append(int(stat.read_text().rsplit(")", 1)[1].split()[16]))
+        except OSError:
+            continue
+    return out
+
+
+_YIELD = """
+import os, threading
+from recall.index.chroma_host import yield_threads
+stop = threading.Event()
+before = threading.Thread(target=stop.wait)
+before.start()
+assert yield_threads(0) == 0
+done = yield_threads(3)
+after = threading.Thread(target=stop.wait)
+after.start()
+tids = [int(t) for t in os.listdir("/proc/self/task")]
+print(done, sorted({os.getpriority(os.PRIO_PROCESS, t) for t in tids}))
+stop.set()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux threads only")
+def test_yield_threads_lowers_every_thread_and_those_started_later() -> None:
+    # In a process of its own: lowering this one would slow the rest of the suite.
+    out = subprocess.run(
+        [sys.executable, "-c", _YIELD], capture_output=True, text=True, check=True, timeout=60
+    ).stdout.split(maxsplit=1)
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    assert int(out[0]) >= 2 and out[1].strip() == f"[{min(19, base + 3)}]"
 
 
 def _children(pid: int) -> list[int]:
