@@ -152,8 +152,11 @@ def test_recall_serve_hosts_the_store_in_a_child(tmp_path: Path) -> None:
                 time.sleep(0.3)
         children = [p for p in _children(proc.pid) if b"chroma_host" in _cmdline(p)]
         assert len(children) == 1
-        # The server yields to its one writer: its threads 10 nice steps down, the child's not.
-        assert set(_nice(proc.pid)) == {10} and set(_nice(children[0])) == {0}
+        # The server yields to its one writer: its threads 10 nice steps down, the child's
+        # not (both from where this test runs: CI may itself run niced).
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        assert set(_nice(proc.pid)) == {min(19, base + 10)}
+        assert set(_nice(children[0])) == {base}
         body = {"summary": "Ana moved to Lisbon for a design job"}
         r = httpx.post(f"{url}/v1/users/u1/memories", json=body, timeout=60)
         assert r.status_code == 201
