@@ -90,7 +90,8 @@ def serve(
         # process, where they do not hold this one's interpreter lock (see chroma_host).
         settings = Settings(**updates, chroma_process="on")
     with open_folder(settings=settings) as mem:
-        if settings.storage.chroma_process == "on" and not settings.storage.chroma_url:
+        hosted = settings.storage.chroma_process == "on" and not settings.storage.chroma_url
+        if transport == "http" and hosted:
             yield_threads(settings.server.yield_to_store)  # the child is the one writer
         if transport == "stdio":
             serve_stdio(mem, default_user=default_user)
