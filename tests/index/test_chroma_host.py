@@ -22,6 +22,7 @@ import httpx
 import numpy as np
 import pytest
 from chroma_server import free_port
+from subproc import children, cmdline, wait_up
 
 import recall
 from recall.errors import StoreError, chroma_errors
@@ -143,20 +144,14 @@ def test_recall_serve_hosts_the_store_in_a_child(tmp_path: Path) -> None:
     proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.3)
-        children = [p for p in _children(proc.pid) if b"chroma_host" in _cmdline(p)]
-        assert len(children) == 1
+        wait_up(url)
+        hosts = [p for p in children(proc.pid) if b"chroma_host" in cmdline(p)]
+        assert len(hosts) == 1
         # The server yields to its one writer: its threads 10 nice steps down, the child's
         # not (both from where this test runs: CI may itself run niced).
         base = os.getpriority(os.PRIO_PROCESS, 0)
         assert set(_nice(proc.pid)) == {min(19, base + 10)}
-        assert set(_nice(children[0])) == {base}
+        assert set(_nice(hosts[0])) == {base}
         body = {"summary": "Ana moved to Lisbon for a design job"}
         r = httpx.post(f"{url}/v1/users/u1/memories", json=body, timeout=60)
         assert r.status_code == 201
@@ -166,9 +161,9 @@ def test_recall_serve_hosts_the_store_in_a_child(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
     deadline = time.monotonic() + 15  # the child ends when the server closes its memory
-    while _alive(children[0]) and time.monotonic() < deadline:
+    while _alive(hosts[0]) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not _alive(children[0])
+    assert not _alive(hosts[0])
     with recall.open(settings=recall.Settings(path=folder)) as mem:
         assert mem.stats()["lagging_users"] == 0
         assert mem.deep_recall("Ana Lisbon", user_id="u1")
@@ -209,22 +204,3 @@ def test_yield_threads_lowers_every_thread_and_those_started_later() -> None:
     ).stdout.split(maxsplit=1)
     base = os.getpriority(os.PRIO_PROCESS, 0)
     assert int(out[0]) >= 2 and out[1].strip() == f"[{min(19, base + 3)}]"
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            out.append(int(stat.parent.name))
-    return out
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return b""

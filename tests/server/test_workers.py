@@ -16,6 +16,7 @@ import httpx
 import pytest
 from chroma_server import ChromaServer, free_port
 from click.testing import CliRunner
+from subproc import children, cmdline, wait_up
 
 from recall.cli import main
 from recall.errors import ConfigError
@@ -44,19 +45,6 @@ def test_workers_need_http(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--transport http" in result.output
 
 
-def _children(pid: int) -> list[int]:
-    """Processes whose parent is ``pid`` (from /proc: no pgrep needed)."""
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            out.append(int(stat.parent.name))
-    return out
-
-
 @pytest.mark.slow
 @pytest.mark.real_model
 def test_two_workers_share_one_memory_and_stop_together(
@@ -68,14 +56,8 @@ def test_two_workers_share_one_memory_and_stop_together(
     proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.3)
-        workers = [p for p in _children(proc.pid) if b"resource_tracker" not in _cmdline(p)]
+        wait_up(url)
+        workers = [p for p in children(proc.pid) if b"resource_tracker" not in cmdline(p)]
         assert len(workers) == 2
         # New connections each time: the kernel hands them to either worker.
         ids = []
@@ -95,13 +77,6 @@ def test_two_workers_share_one_memory_and_stop_together(
         assert proc.wait(60) == 0
     time.sleep(0.5)
     assert not [p for p in workers if os.path.exists(f"/proc/{p}")]
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return b""
 
 
 @pytest.mark.slow
