@@ -88,7 +88,7 @@ def serve(
     if transport == "http" and settings.storage.chroma_process == "auto":
         # A server's requests run side by side: the embedded store's writes go to a child
         # process, where they do not hold this one's interpreter lock (see chroma_host).
-        settings = Settings(**updates, chroma_process="on")
+        settings = settings.replace(chroma_process="on")
     with open_folder(settings=settings) as mem:
         hosted = settings.storage.chroma_process == "on" and not settings.storage.chroma_url
         if transport == "http" and hosted:
