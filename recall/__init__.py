@@ -51,7 +51,7 @@ from .lifecycle.article import LongTerm
 from .lifecycle.pipeline import UpdateResult
 from .memory import Memory, open
 from .memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
-from .models import Hit, Record
+from .models import Fact, Hit, Profile, Record
 from .settings import Settings
 from .text import count_tokens, estimate_tokens, tokenize
 from .tool import (
@@ -82,6 +82,7 @@ __all__ = [
     "Embedder",
     "EmbedderError",
     "Explained",
+    "Fact",
     "ForbiddenError",
     "Hit",
     "HostError",
@@ -99,6 +100,7 @@ __all__ = [
     "ModelFileError",
     "NotFoundError",
     "OriginError",
+    "Profile",
     "Proposal",
     "ProposalDecision",
     "ProposalState",

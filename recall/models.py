@@ -24,10 +24,12 @@ from .jsonlimits import (
 )
 
 __all__ = [
+    "Fact",
     "Hit",
     "JsonObject",
     "MAX_METADATA_BYTES",
     "MAX_METADATA_DEPTH",
+    "Profile",
     "RecallRequest",
     "Record",
     "as_utc",
@@ -238,7 +240,59 @@ class Hit(BaseModel):
     degraded: bool = Field(
         False, description="True when the vector leg was down and only keywords ranked this."
     )
+    current: bool = Field(
+        False,
+        description="True when this is the user's statement of what the question asks of "
+        "them now (recall.index.now): it leads whatever its fused score.",
+    )
 
     def source(self) -> str:
         """A one-line provenance label: kind and date."""
         return f"{self.kind} · {self.created_at:%Y-%m-%d}"
+
+
+class Fact(BaseModel):
+    """One value of one attribute of the user, as recall read it from their own words.
+
+    ``value`` is the word that marks it (a name, or a word the user rarely says), ``words``
+    every word that does; ``statement`` the newest sentence the user said of it. ``since`` is
+    when it was introduced, ``last_said`` when it was last mentioned; ``superseded_by``
+    names the value that replaced it (None: it holds now). ``record_ids`` are the records
+    that state it, oldest first.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    attribute: str
+    value: str
+    words: list[str] = Field(default_factory=list)
+    statement: str
+    since: datetime
+    last_said: datetime
+    record_ids: list[str]
+    superseded_by: str | None = None
+
+    @property
+    def current(self) -> bool:
+        """True when nothing replaced it."""
+        return self.superseded_by is None
+
+
+class Profile(BaseModel):
+    """What recall knows of one user, attribute by attribute, with each one's history.
+
+    ``facts`` maps an attribute (``home``, ``employer``, ``gym``...) to its values oldest
+    first: the last one holds now (:meth:`now`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: str
+    facts: dict[str, list[Fact]]
+
+    def now(self) -> dict[str, Fact]:
+        """Each attribute's current value."""
+        return {a: vs[-1] for a, vs in self.facts.items() if vs}
+
+    def history(self, attribute: str) -> list[Fact]:
+        """The values ``attribute`` held, oldest first ([] when never stated)."""
+        return list(self.facts.get(attribute, []))

@@ -8,13 +8,18 @@ sentences stay in the store, in the article's earlier versions and in deep_recal
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..lifecycle.article import CHAPTERS, Article
-from ..models import Record
+from ..models import Profile, Record
+from ..text import has_cjk
 from ..text.current import current_texts
+from ..text.passages import split_sentences
 
-__all__ = ["current_view"]
+__all__ = ["NOW_HEADING", "current_view", "now_section", "stale_and_current", "without_values"]
+
+_LABEL = re.compile(r"^(?P<label>(?:User|Assistant|AI|用户|助手)\s*[:：]\s*)", re.IGNORECASE)
 
 
 def current_view(article: Article, summaries: Sequence[Record]) -> tuple[Article, list[Record]]:
@@ -36,3 +41,66 @@ def current_view(article: Article, summaries: Sequence[Record]) -> tuple[Article
     if new_chapters == chapters:
         return article, kept
     return Article(**{name.lower(): text for name, text in new_chapters.items()}), kept
+
+
+# --- the user's facts (recall.index.now) ---------------------------------------------------
+NOW_HEADING = "## Now"
+
+
+def _holds(text: str, value: str) -> bool:
+    """Whether ``text`` holds ``value`` as a word (a CJK value: as a substring)."""
+    if has_cjk(value):
+        return value in text
+    return re.search(r"(?<![\w])" + re.escape(value) + r"(?![\w])", text, re.IGNORECASE) is not None
+
+
+def without_values(text: str, stale: Sequence[str], keep: Sequence[str]) -> str:
+    """``text`` less its sentences that hold one of ``stale`` and none of ``keep`` (the
+    values that hold now); lines that lose every sentence go, the rest stay byte-identical."""
+    if not stale:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        sentences = split_sentences(line)
+        kept = [
+            s
+            for s in sentences
+            if not any(_holds(s, v) for v in stale) or any(_holds(s, v) for v in keep)
+        ]
+        if len(kept) == len(sentences):
+            lines.append(line)
+        elif kept:
+            m = _LABEL.match(line)
+            label = m.group("label") if m else ""
+            body = ("" if has_cjk(line) else " ").join(kept)
+            lines.append(body if body.startswith(label) else label + body)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def stale_and_current(profile: Profile) -> tuple[list[str], list[str]]:
+    """The values the profile says were replaced, and those that hold now."""
+    now = [w for f in profile.now().values() for w in (f.words or [f.value])]
+    old = [
+        w
+        for facts in profile.facts.values()
+        for f in facts
+        if f.superseded_by is not None
+        for w in (f.words or [f.value])
+        if w not in now
+    ]
+    return old, now
+
+
+def now_section(profile: Profile, asked: str | None, zh: bool) -> str:
+    """``## Now``: one dated line per attribute the user stated, what holds now (the asked
+    attribute first, then the most recently changed); "" when nothing is known."""
+    facts = sorted(
+        profile.now().values(), key=lambda f: (f.attribute != asked, -f.since.timestamp())
+    )
+    if not facts:
+        return ""
+    since = "起" if zh else "since"
+    lines = [
+        f"- {f.attribute}: {f.value} ({since} {f.since:%Y-%m-%d}) — {f.statement}" for f in facts
+    ]
+    return NOW_HEADING + "\n\n" + "\n".join(lines)

@@ -37,11 +37,11 @@ from typing import Final
 
 from ..index.embed import Embedder
 from ..lifecycle.article import Article
-from ..models import Record
+from ..models import Profile, Record
 from ..settings import Settings
-from ..text import Count, said_on
+from ..text import Count, has_cjk, said_on
 from .budget import cut_to_tokens, split_blocks
-from .current import current_view
+from .current import current_view, now_section, stale_and_current, without_values
 from .inputs import token_counter
 from .ranking import blend_rank, recency_scores
 from .similarity import summary_similarities
@@ -227,10 +227,16 @@ def relevant_memories(
     settings: Settings,
     count: Count | None = None,
     budget: int | None = None,
+    profile: Profile | None = None,
+    asked: str | None = None,
 ) -> str:
     """The memory block for ``user_input`` within ``budget`` tokens (default
     ``settings.context.memory_budget_tokens``).
 
+    With the user's ``profile`` (:meth:`recall.Memory.profile`) the block leads with a
+    ``## Now`` section, what holds now of each attribute, dated (``asked``, the attribute
+    the input asks about, first), and the sentences holding a value that was replaced are
+    left out of the chapters and summaries (they stay in the store and in deep_recall).
     ``embedder`` is called only when summaries are ranked (there are some, and room).
     """
     s = settings
@@ -239,9 +245,24 @@ def relevant_memories(
     usable = [r for r in summaries if r.text.strip()]
     # What a newer summary superseded is not shown (recall.context.current).
     article, usable = current_view(article, usable)
-    block = chapters_block(article, _chapter_room(article, usable, budget, s, counter), counter)
+    lead = ""
+    if profile is not None and profile.facts:
+        stale, now = stale_and_current(profile)
+        article = Article(
+            **{k.lower(): without_values(v, stale, now) for k, v in article.chapters().items()}
+        )
+        usable = [
+            r.model_copy(update={"text": t})
+            for r in usable
+            if (t := without_values(r.text, stale, now))
+        ]
+        lead = now_section(profile, asked, has_cjk(user_input))
+        lead = fit_leading_paragraphs(lead, budget // 4, counter)
+    room = budget - counter(lead + _SEP) if lead else budget
+    block = chapters_block(article, _chapter_room(article, usable, room, s, counter), counter)
     if block is None:
-        return ""
+        return lead
+    block = _SEP.join(p for p in (lead, block) if p)
     if not usable or not _room_for_summaries(block, budget, counter):
         return block
     # The model reads only the first few hundred tokens; a pasted document need not be

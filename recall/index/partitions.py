@@ -1,13 +1,12 @@
 """The per-user query partitions deep_recall scores, cached, and rebuilt ahead of the reader.
 
 A partition is one user's records of some kinds at one store version: the BM25 model over
-their texts, the records themselves, and (unless the cache is off) their vectors aligned
-with them. The first build loads the vectors from Chroma (tens of milliseconds for a few
-hundred records); a rebuild after a write carries the unchanged rows over from the
-partition it replaces and takes the written ones from :mod:`.recent`, so it reads no
-vector from Chroma. After a write, :meth:`PartitionCache.prewarm` rebuilds the user's
-partitions on one background thread; a query that arrives meanwhile waits for that build
-instead of starting a second one.
+their texts, the records, and (unless the cache is off) their vectors aligned with them.
+The first build loads the vectors from Chroma (tens of milliseconds for a few hundred
+records); a rebuild after a write carries unchanged rows over and takes the written ones
+from :mod:`.recent`, reading no vector from Chroma. After a write,
+:meth:`PartitionCache.prewarm` rebuilds the user's partitions on a background thread; a
+query arriving meanwhile waits for that build instead of starting a second one.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -60,6 +59,8 @@ class Partition:
     #: When each record was said (epoch seconds), filled by recall.index.window on the
     #: first query with a time window.
     said: npt.NDArray[np.float64] | None = None
+    #: What is derived once per partition (recall.index.now), by the deriving module.
+    derived: dict[str, object] = field(default_factory=dict)
 
     @cached_property
     def cjk(self) -> npt.NDArray[np.bool_]:
@@ -84,9 +85,12 @@ class PartitionCache:
         bm25: BM25Params,
         analyzer: Analyzer,
         indexed: Callable[[str], bool] = lambda _uid: True,
+        derive: Callable[[Partition, Embedder], object] | None = None,
     ) -> None:
         self.store = store
         self.vectors = vectors
+        #: Derived in a background rebuild too, so the next query does not pay for it.
+        self.derive = derive
         #: True when the user's vectors reflect the store's version (IndexSync.lag's
         #: negation): only then may a partition be cached, its vectors all current.
         self.indexed = indexed
@@ -161,8 +165,9 @@ class PartitionCache:
         with self._lock:
             self._queued.discard(user_id)  # a write from now on queues a new rebuild
         try:
-            for k in kinds:
-                self.get(user_id, k, embedder())
+            for part in (self.get(user_id, k, embedder()) for k in kinds):
+                if self.derive is not None:
+                    self.derive(part, embedder())
         except Exception as exc:  # the next query builds it itself and says why
             log.info("recall: prewarming %s failed: %s: %s", user_id, type(exc).__name__, exc)
 
@@ -271,14 +276,12 @@ class PartitionCache:
         else:
             loaded = self.vectors.load(user_id)
             found = {rid: loaded.matrix[j] for j, rid in enumerate(loaded.ids)}
-        missing = 0
-        for i in todo:
-            vec = found.get(records[i].id)
-            if vec is None:
-                missing += 1  # written after our version check; scored 0 until next
-            else:
+        # A row not found was written after our version check: scored 0 until the next.
+        rows = [(i, found.get(records[i].id)) for i in todo]
+        for i, vec in rows:
+            if vec is not None:
                 matrix[i] = vec
-        return missing
+        return sum(vec is None for _, vec in rows)
 
     def _evict(self) -> None:
         budget = self.settings.retrieval.vector_cache_mb * 1024 * 1024

@@ -17,18 +17,20 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import EmbedderError, StoreError
-from ..models import Hit, RecallRequest, Record
+from ..models import Hit, Profile, RecallRequest
 from ..settings import Settings
 from ..store import Store
 from ..text import Analyzer
 from . import crosslang, threads, window
+from .asked import asked_attribute, current_statements, leading, profile_of, user_facts
+from .attributes import space_for
 from .cold import vector_cold
 from .embed import Embedder
 from .floor import floor_hits
-from .fuse import fuse_linear, fuse_rrf, minmax, ranks
+from .fuse import fuse_linear, fuse_rrf, minmax
+from .hits import ordered
 from .keyword import BM25Params
 from .partitions import Partition, PartitionCache
-from .present import present_first
 from .spans import span
 from .sync import IndexSync
 from .vector import VectorIndex
@@ -44,42 +46,6 @@ def _top(scores: npt.NDArray[np.float64], n: int) -> npt.NDArray[np.intp]:
     if scores.size <= n:
         return np.arange(scores.size)
     return np.argpartition(-scores, n - 1)[:n]
-
-
-def _hits(
-    records: list[Record],
-    cand: npt.NDArray[np.intp],
-    order: npt.NDArray[np.intp],
-    fused: npt.NDArray[np.float64],
-    kw: npt.NDArray[np.float64],
-    vec: npt.NDArray[np.float64] | None,
-    vec_leg: npt.NDArray[np.float64],
-    degraded: bool,
-) -> list[Hit]:
-    """The hits at ``order`` (positions in ``cand``) with every leg's score, normed, ranked."""
-    kw_norm, vec_norm = minmax(kw), minmax(vec_leg)
-    kw_rank, vec_rank = ranks(kw), ranks(vec_leg)
-    hits = []
-    for j in order:
-        r = records[int(cand[j])]
-        hits.append(
-            Hit.model_construct(
-                id=r.id,
-                text=r.text,
-                kind=r.kind,
-                created_at=r.created_at,
-                score=float(fused[j]),
-                keyword_score=float(kw[j]),
-                keyword_norm=float(kw_norm[j]),
-                keyword_rank=int(kw_rank[j]),
-                vector_score=None if vec is None else float(vec[j]),
-                vector_norm=float(vec_norm[j]),
-                vector_rank=None if vec is None else int(vec_rank[j]),
-                metadata=r.metadata,
-                degraded=degraded,
-            )
-        )
-    return hits
 
 
 class Retriever:
@@ -100,8 +66,19 @@ class Retriever:
         self.settings = settings
         self.bm25 = bm25
         self.analyzer = analyzer or Analyzer()
+        derive = (
+            (lambda part, emb: user_facts(part, emb, self.analyzer))
+            if settings.retrieval.current_facts
+            else None
+        )
         self.partitions = PartitionCache(
-            store, vectors, settings, bm25, self.analyzer, indexed=lambda u: not sync.lag(u)
+            store,
+            vectors,
+            settings,
+            bm25,
+            self.analyzer,
+            indexed=lambda u: not sync.lag(u),
+            derive=derive,
         )
 
     def forget(self, user_id: str) -> None:
@@ -114,6 +91,18 @@ class Retriever:
         """Rebuild the user's partitions in the background after a write: ``kinds`` (the
         default depth's) and any the user's queries use (:mod:`.partitions`)."""
         self.partitions.prewarm(user_id, [tuple(sorted(set(kinds)))], embedder)
+
+    def profile(
+        self, user_id: str, kinds: tuple[str, ...], embedder: Embedder, query: str | None = None
+    ) -> tuple[Profile, str | None]:
+        """What the user's own words in ``kinds`` say of them, attribute by attribute
+        (:mod:`.now`), and the attribute ``query`` asks the present value of (None: none,
+        or no query)."""
+        self.sync.ensure(user_id)
+        part = self.partitions.get(user_id, kinds, embedder)
+        uf = user_facts(part, embedder, self.analyzer)
+        asked = asked_attribute(query, uf, space_for(embedder)) if query and uf.sentences else None
+        return profile_of(user_id, uf, part.records), asked
 
     # --- the query ----------------------------------------------------------------------
     def search(
@@ -185,6 +174,15 @@ class Retriever:
             if hard is not None:
                 soft = soft & hard
             cand = np.union1d(cand, window.best_inside(soft, kw_all, vec_all, pool))
+        # What the question asks of the user now: its current statements are candidates
+        # even when they share no word with it (recall.index.now).
+        current = np.array(
+            []
+            if degraded
+            else current_statements(req, part, embedder, self.analyzer, self.settings, hard),
+            dtype=np.intp,
+        )
+        cand = np.union1d(cand, current)
         cand, kw, vec = self._legs(cand, kw_all, vec_all, links)
         if hard is not None:  # thread neighbours and the vector top may lie outside it
             keep = hard[cand]
@@ -205,10 +203,9 @@ class Retriever:
         rank = fused
         if soft is not None:
             rank = fused + self.settings.retrieval.time_prior_boost * soft[cand]
-        order = np.lexsort((-vec_leg, -kw, -rank))[: req.top_k]
-        # A question about the present gets the newest statement of its slot first.
-        order = order[present_first(req.query, [part.records[int(cand[j])] for j in order])]
-        return _hits(part.records, cand, order, fused, kw, vec, vec_leg, degraded)
+        return ordered(
+            req, part.records, cand, leading(cand, current), rank, fused, kw, vec, degraded
+        )
 
     def _candidates(
         self,

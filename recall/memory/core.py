@@ -28,7 +28,7 @@ from ..index.query_front import fronted
 from ..index.retriever import Retriever
 from ..index.spec import IndexSpec
 from ..index.sync import IndexSync
-from ..models import Hit, Record, require_user_id
+from ..models import Hit, Profile, Record, require_user_id
 from ..settings import Settings
 from ..store import STORE_FILE, open_store
 from ..tool import handle_tool_call
@@ -206,6 +206,16 @@ class MemoryCore:
         return self.retriever.search(
             req, self.embedder(), alpha=weight, fusion=method, allow_degraded=allow_degraded
         )
+
+    def profile(self, user_id: str) -> Profile:
+        """What is true of the user now, and what was: each attribute their own words set
+        (where they live, who they work for, the gym they go to...), its values oldest
+        first with when each was introduced and last said, the records stating it and what
+        replaced it. Read from the raw turns and notes, in any phrasing, en and zh
+        (recall.index.now); ``profile(u).now()`` is the current value of each."""
+        uid = require_user_id(user_id)
+        kinds = inputs.depth_kinds(None, self.settings)
+        return self.retriever.profile(uid, kinds, self.embedder())[0]
 
     def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
         """The user's stored records, oldest first."""

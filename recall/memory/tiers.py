@@ -69,6 +69,10 @@ class TierMethods(MemoryCore):
         from ..context.memory_block import relevant_memories
 
         uid = inputs.memory_request(user_input, user_id, max_tokens)
+        profile, asked = None, None
+        if self.settings.retrieval.current_facts:
+            kinds = inputs.depth_kinds(None, self.settings)
+            profile, asked = self.retriever.profile(uid, kinds, self.embedder(), user_input)
         return relevant_memories(
             user_input,
             self.long_term(uid),
@@ -77,6 +81,8 @@ class TierMethods(MemoryCore):
             self.embedder,
             settings=self.settings,
             budget=max_tokens,
+            profile=profile,
+            asked=asked,
         )
 
     # --- corrections: each a new article version, the old ones kept ----------------------

@@ -1,11 +1,9 @@
 """The async face of :class:`recall.Memory`, for hosts that run an event loop.
 
-LangGraph, the OpenAI Agents SDK and this server await their tools; a deep_recall embeds
-the query and scores on the CPU for milliseconds to seconds, which would stall every other
-request on the loop. :class:`AsyncMemory` has every public method of ``Memory``, with the
-same parameters (tests/server/test_async_parity.py keeps them in step); each runs the call on a
-worker thread and awaits it, under a timeout and fairly between tenants
-(:class:`~recall.server.lanes.TenantLanes`).
+Hosts (LangGraph, the Agents SDK, this server) await their tools; a deep_recall would stall
+the loop. :class:`AsyncMemory` has every public method of ``Memory``, same parameters
+(tests/server/test_async_parity.py), each run on a worker thread and awaited, under a
+timeout and fairly between tenants (:class:`~recall.server.lanes.TenantLanes`).
 """
 
 from __future__ import annotations
@@ -27,7 +25,7 @@ if TYPE_CHECKING:
     from ..memory.forget import Forgotten
     from ..memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
     from ..memory.users import ImportResult, UserDeletion
-    from ..models import Hit, Record
+    from ..models import Hit, Profile, Record
 
 __all__ = ["AsyncMemory", "warm_up"]
 
@@ -198,6 +196,10 @@ class AsyncMemory(TenantLanes):
     async def long_term(self, user_id: str, version: int | None = None) -> LongTerm:
         """:meth:`recall.Memory.long_term`."""
         return await self.run_for(user_id, self.memory.long_term, user_id, version)
+
+    async def profile(self, user_id: str) -> Profile:
+        """:meth:`recall.Memory.profile`."""
+        return await self.run_for(user_id, self.memory.profile, user_id)
 
     async def short_term(self, user_id: str) -> list[Record]:
         """:meth:`recall.Memory.short_term`."""

@@ -118,6 +118,11 @@ class RetrievalSettings(_Group):
         description="Relevance floor: share of the query's analyzed terms a hit must hold "
         "to stay on its keywords alone.",
     )
+    current_facts: bool = Field(
+        True,
+        description="A question about the user's present (any asker, any phrasing) gets the "
+        "statements of what the asked attribute holds now first (recall.index.now).",
+    )
     neighbour_weight: float = Field(
         0.5,
         ge=0.0,

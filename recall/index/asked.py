@@ -1,0 +1,138 @@
+"""The question's side of what is true now: which attribute of the user it asks about,
+the statements that answer it, and the public profile (:mod:`.now` reads the statements).
+
+A question about the user's present, asked in any person ("where do I live", "Which city
+does Dara live in?", "用户的职位", "user employer") with or without a word of the present,
+gets the current statements of the attribute it asks about first
+(:meth:`~recall.index.retriever.Retriever.ranked`). Left alone: a question about the past
+("before", "以前"), about a time ("last week": :mod:`.window` answers it), and about
+someone else (a name the user speaks of, "my brother").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..models import Fact as PublicFact
+from ..models import Profile, RecallRequest, Record
+from ..settings import Settings
+from ..text.analyzer import Analyzer
+from ..text.slots import asks_past
+from ..text.stance import NOT_NAMES
+from .attributes import AttributeSpace, space_for
+from .embed import Embedder
+from .now import UserFacts, facts_of, user_statements
+from .partitions import Partition
+
+__all__ = ["asked_attribute", "current_statements", "leading", "profile_of", "user_facts"]
+
+#: Weight of the user's own nearest sentences in the attribute a question asks about.
+USER_EVIDENCE = 0.5
+
+
+def user_facts(part: Partition, embedder: Embedder, analyzer: Analyzer) -> UserFacts:
+    """The partition's labelled user sentences (built once per partition)."""
+    return facts_of(part.derived, part.records, part.matrix, space_for(embedder), analyzer)
+
+
+def current_statements(
+    req: RecallRequest,
+    part: Partition,
+    embedder: Embedder,
+    analyzer: Analyzer,
+    settings: Settings,
+    hard: npt.NDArray[np.bool_] | None,
+) -> list[int]:
+    """Positions of the records stating what ``req`` asks of the user now (the newest
+    first; [] when it asks no such thing, or the user never said it)."""
+    if (
+        not settings.retrieval.current_facts
+        or req.prior  # a question about a time ("last week") asks about then, not now
+        or not user_statements(part.records)
+    ):
+        return []
+    uf = user_facts(part, embedder, analyzer)
+    attribute = asked_attribute(req.query, uf, space_for(embedder))
+    if attribute is None:
+        return []
+    return [i for i in uf.current(attribute) if hard is None or hard[i]]
+
+
+_KIN_OF = re.compile(
+    r"\b(?:my|our|the user's|user's|[A-Z][a-z]+'s)\s+(?:\w+\s+)?"
+    r"(?:sister|brother|mum|mom|mother|dad|father|parents?|son|daughter|kids?|friend|"
+    r"colleague|coworker|boss|manager|neighbou?r|roommate|flatmate|cousin|aunt|uncle|"
+    r"niece|nephew|team|company)s?\b|"
+    r"(?:我|用户)的?(?:姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|父母|儿子|女儿|孩子|朋友|同事|老板|邻居|室友)",
+)
+# Attributes whose value belongs to the user's family as much as to them.
+_FAMILY_ATTRIBUTES = frozenset({"school", "family", "pet"})
+_CAPS = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+def leading(cand: npt.NDArray[np.intp], current: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """Positions in ``cand`` of the ``current`` records, in the order of ``current`` (each
+    is among the candidates: the retriever adds them)."""
+    at = {int(c): j for j, c in enumerate(cand)}
+    return np.array([at[int(i)] for i in current if int(i) in at], dtype=np.intp)
+
+
+def asked_attribute(query: str, uf: UserFacts, space: AttributeSpace) -> str | None:
+    """The attribute of the user ``query`` asks the present value of, or None: a question
+    about the past ("before", "以前"), about someone else (a name the user speaks of, "my
+    brother"), or about no attribute. The user may be asked about in the first or the
+    third person, by the name the memory knows them by, or in keywords. The label is the
+    nearest examples' and, as much, that of the user's own nearest sentences."""
+    if asks_past(query):
+        return None
+    names = {w for w in _CAPS.findall(query) if w not in NOT_NAMES}
+    if names & uf.other_names and not names & uf.user_names:
+        return None
+    q = space.query(query)
+    scores = space.scores(q)
+    if len(uf.sentences):
+        sims = (uf.vectors @ q[0]).astype(np.float64)
+        for j, name in enumerate(space.labels):
+            mask = np.array([s.attribute == name for s in uf.sentences])
+            if mask.any():
+                best = float(sims[mask].max())
+                scores[0, j] = (1 - USER_EVIDENCE) * scores[0, j] + USER_EVIDENCE * max(
+                    best, scores[0, j]
+                )
+    label = space.label(q, scores)[0][0]
+    if label is not None and label not in _FAMILY_ATTRIBUTES and _KIN_OF.search(query):
+        return None
+    return label
+
+
+def _snippet(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def profile_of(user_id: str, uf: UserFacts, records: Sequence[Record]) -> Profile:
+    """The public view of ``uf``: every attribute the user stated, its values oldest first."""
+    facts: dict[str, list[PublicFact]] = {}
+    for attribute in uf.attributes:
+        out = []
+        for f in uf.history(attribute):
+            said = [uf.sentences[k] for k in f.mentions]
+            out.append(
+                PublicFact(
+                    attribute=attribute,
+                    value=uf.value(f),
+                    words=[uf.display.get(w, w) for w in f.words],
+                    statement=_snippet(said[-1].text, 240),
+                    since=uf.sentences[f.intro].at,
+                    last_said=said[-1].at,
+                    record_ids=list(dict.fromkeys(records[s.record].id for s in said)),
+                    superseded_by=f.superseded_by,
+                )
+            )
+        if out:
+            facts[attribute] = out
+    return Profile(user_id=user_id, facts=facts)

@@ -1,0 +1,248 @@
+"""What is true now: the user's statements of one attribute, and which of them is current.
+
+Every sentence of the user's own messages (``turn`` records said by the user, and notes)
+is labelled with the attribute it is about (:mod:`.attributes`: nearest labelled examples;
+the sentence's own scores weigh :data:`SENTENCE_WEIGHT`, its message's the rest, so "it's
+freezing in there" borrows the topic of the message around it).
+
+For one attribute, its sentences in the order they were said carry values. A *value* is
+marked by salient words: names (capitalized mid-sentence) and words the user rarely uses
+(at most :data:`RARE` of their sentences). A sentence **introduces** a value when it is an
+assertion (:mod:`recall.text.stance`: no question, wish, plan, hypothetical or sentence
+about someone else) and brings salient words the attribute never had, without naming an
+earlier value (or naming a new name beside it: "left X for Y"). A later sentence naming an
+earlier value is chatter about that value ("X still owes me overtime"), not a change. What
+holds now is the value introduced **last**, not the one mentioned last.
+
+Nothing here is a word list of values or topics: labels come from examples, values from
+the user's own words. Everything is computed once per partition and cached with it (a
+partition is rebuilt when the store changes; sentence vectors are cached by text).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
+
+from ..models import Record
+from ..text.analyzer import Analyzer
+from ..text.passages import split_sentences
+from ..text.stance import NOT_NAMES, is_assertion, names_in, self_named
+from .attributes import AttributeSpace
+
+__all__ = ["Fact", "Sentence", "UserFacts", "facts_of", "user_statements"]
+
+#: A word the user uses in at most this many sentences is salient (a value, likely).
+RARE = 3
+#: Weight of a sentence's own attribute scores against its message's.
+SENTENCE_WEIGHT = 0.7
+
+
+def user_statements(records: Sequence[Record]) -> list[int]:
+    """Positions of the records that are the user's own words (user turns, notes)."""
+    return [
+        i
+        for i, r in enumerate(records)
+        if (r.kind == "turn" and r.metadata.get("role") == "user") or r.kind == "note"
+    ]
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of the user's: its record, text, time, attribute, and salient words."""
+
+    record: int
+    text: str
+    at: datetime
+    attribute: str | None
+    asserted: bool
+    tokens: frozenset[str]
+    names: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One value of one attribute: the words that mark it, the sentence that introduced
+    it, the sentences that name it, and the value that replaced it (None: it holds now)."""
+
+    attribute: str
+    words: tuple[str, ...]
+    intro: int  # index into UserFacts.sentences
+    mentions: tuple[int, ...]  # indices into UserFacts.sentences, in time order
+    superseded_by: str | None = None
+
+
+@dataclass
+class UserFacts:
+    """One partition's user sentences, labelled, and what each attribute holds."""
+
+    sentences: list[Sentence]
+    vectors: npt.NDArray[np.float32]
+    display: dict[str, str]  # token -> how the user wrote it
+    user_names: frozenset[str]
+    other_names: frozenset[str]
+    _history: dict[str, list[Fact]] = field(default_factory=dict)
+
+    @property
+    def attributes(self) -> list[str]:
+        """Attributes the user said anything of, sorted."""
+        return sorted({s.attribute for s in self.sentences if s.attribute})
+
+    def history(self, attribute: str) -> list[Fact]:
+        """The values ``attribute`` held, oldest first; the last one holds now."""
+        if attribute not in self._history:
+            self._history[attribute] = _history(self, attribute)
+        return self._history[attribute]
+
+    def current(self, attribute: str) -> list[int]:
+        """Record positions stating what ``attribute`` holds now: the newest sentence
+        naming it first, then the one that introduced it ([] when never stated)."""
+        facts = self.history(attribute)
+        if not facts:
+            return []
+        now = facts[-1]
+        newest = self.sentences[now.mentions[-1]].record
+        first = self.sentences[now.intro].record
+        return [newest] if newest == first else [newest, first]
+
+    def value(self, fact: Fact) -> str:
+        """How the user wrote the fact's first word."""
+        return self.display.get(fact.words[0], fact.words[0])
+
+
+def _salient(s: Sentence, uses: Counter[str]) -> frozenset[str]:
+    return s.names | frozenset(t for t in s.tokens if uses[t] <= RARE)
+
+
+@dataclass
+class _Draft:
+    words: tuple[str, ...]
+    intro: int
+    mentions: list[int]
+
+
+def _history(uf: UserFacts, attribute: str) -> list[Fact]:
+    order = sorted(
+        (k for k, s in enumerate(uf.sentences) if s.attribute == attribute),
+        key=lambda k: uf.sentences[k].at,
+    )
+    uses: Counter[str] = Counter(t for s in uf.sentences for t in s.tokens)
+    owner: dict[str, int] = {}  # salient word -> the fact it marks
+    seen: set[str] = set()
+    drafts: list[_Draft] = []
+    for k in order:
+        s = uf.sentences[k]
+        salient = _salient(s, uses)
+        old = {owner[t] for t in salient if t in owner}
+        new = salient - seen
+        if s.asserted and new and (not old or new & s.names):
+            words = sorted(new, key=lambda t: (t not in s.names, -uses[t], t))
+            drafts.append(_Draft(tuple(words), k, [k]))
+            for t in new:
+                owner[t] = len(drafts) - 1
+        else:
+            for f in sorted(old):
+                drafts[f].mentions.append(k)
+        seen |= salient
+    return [
+        Fact(
+            attribute,
+            d.words,
+            d.intro,
+            tuple(d.mentions),
+            None
+            if n + 1 == len(drafts)
+            else uf.display.get(drafts[n + 1].words[0], drafts[n + 1].words[0]),
+        )
+        for n, d in enumerate(drafts)
+    ]
+
+
+_LOCK = threading.Lock()
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*|[0-9][0-9:.]*")
+# Names the assistant calls the user by: "Sorry, Dara." / "Dara, ..." (a vocative).
+_VOCATIVE = re.compile(r"(?:^|[,!?.]\s+|\b(?:hi|hey|thanks|sorry|congrats)\s+)([A-Z][a-z]+)[,.!?]")
+
+
+def facts_of(
+    derived: dict[str, object],
+    records: Sequence[Record],
+    matrix: npt.NDArray[np.float32] | None,
+    space: AttributeSpace,
+    analyzer: Analyzer,
+) -> UserFacts:
+    """The labelled sentences of the user's own records, cached in ``derived`` (the
+    partition's: it is rebuilt whenever the store changes). Rows of ``matrix`` are the
+    records' vectors (None: each message is embedded here)."""
+    with _LOCK:
+        hit = derived.get(__name__)
+    if isinstance(hit, UserFacts):
+        return hit
+    stmts = user_statements(records)
+    pieces = [(i, s) for i in stmts for s in split_sentences(records[i].text)]
+    vectors = space.embed([s for _, s in pieces])
+    labels: list[str | None] = []
+    if pieces:
+        msg_vec = (
+            space.rows(matrix[stmts])
+            if matrix is not None
+            else space.embed([records[i].text for i in stmts])
+        )
+        msg_scores = space.scores(msg_vec)
+        row = {i: k for k, i in enumerate(stmts)}
+        scores = (
+            SENTENCE_WEIGHT * space.scores(vectors)
+            + (1 - SENTENCE_WEIGHT) * msg_scores[[row[i] for i, _ in pieces]]
+        )
+        labels = space.label(vectors, scores)[0]
+    display: dict[str, str] = {}
+    sentences: list[Sentence] = []
+    said_names: set[str] = set()
+    mine: set[str] = set()
+    for (i, text), label in zip(pieces, labels, strict=True):
+        names = names_in(text)
+        said_names |= names
+        mine |= self_named(text)
+        name_tokens: set[str] = set()
+        for name in names:
+            for t in analyzer.tokens(name):
+                name_tokens.add(t)
+                display[t] = name
+        for word in _WORDS.findall(text):
+            wt = analyzer.tokens(word)
+            if len(wt) == 1:
+                display.setdefault(wt[0], word)
+        sentences.append(
+            Sentence(
+                record=i,
+                text=text,
+                at=records[i].created_at,
+                attribute=label,
+                asserted=is_assertion(text),
+                tokens=frozenset(analyzer.tokens(text)),
+                names=frozenset(name_tokens),
+            )
+        )
+    addressed: set[str] = set()
+    for r in records:
+        if r.kind == "turn" and r.metadata.get("role") == "assistant":
+            addressed |= {n for n in _VOCATIVE.findall(r.text) if n not in NOT_NAMES}
+    # The user's name: one the assistant calls them by that the user never says, or one
+    # they give as their own. Names the user says are other people, places, things.
+    uf = UserFacts(
+        sentences=sentences,
+        vectors=vectors,
+        display=display,
+        user_names=frozenset((addressed - said_names) | mine),
+        other_names=frozenset(said_names - mine),
+    )
+    with _LOCK:
+        derived[__name__] = uf
+    return uf
