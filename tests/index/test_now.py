@@ -1,0 +1,176 @@
+"""What is true now (recall.index.now, recall.index.asked): logic, on the stand-in embedder.
+
+The attribute labels here come from a small bank that shares words with the sentences (the
+HashEmbedder knows words, not meanings); the packaged bank and the real models are
+measured in benchmarks/timeline.py, not here.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import recall
+from recall.context.memory_block import relevant_memories
+from recall.index.asked import asked_attribute
+from recall.index.attributes import AttributeSpace, Example
+from recall.index.now import UserFacts, facts_of
+from recall.index.own import adapt_embedder
+from recall.lifecycle.article import Article
+from recall.models import Fact, Profile, Record
+from recall.testing import HashEmbedder
+from recall.text.analyzer import Analyzer
+
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+BANK = (
+    *(
+        Example("gym", "en", "statement", t)
+        for t in ("my gym membership renewed", "the gym classes are packed", "gym sauna was hot")
+    ),
+    *(
+        Example("bank", "en", "statement", t)
+        for t in ("my bank account app", "the bank card expired", "bank transfer fees")
+    ),
+    *(
+        Example("none", "en", "statement", t)
+        for t in ("please write an email", "thanks for the recipe", "what is the capital")
+    ),
+)
+SAID = [
+    "Renewed my gym membership at Ironworks today.",
+    "Please write an email to the plumber.",
+    "Cancelled Ironworks, the gym membership at Summit Club is cheaper.",
+    "Ran past Ironworks, the gym sauna was broken again.",
+    "Thinking of trying the gym classes at Harbor Point.",
+    "My bank card expired so I ordered a new one from Fernbank.",
+]
+
+
+def _records() -> list[Record]:
+    return [
+        Record(
+            id=f"t{i}",
+            user_id="u",
+            kind="turn",
+            text=text,
+            created_at=T0 + timedelta(days=7 * i),
+            tokens=len(text.split()),
+            metadata={"role": "user"},
+        )
+        for i, text in enumerate(SAID)
+    ]
+
+
+def _facts() -> tuple[UserFacts, AttributeSpace]:
+    space = AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK)
+    return facts_of({}, _records(), None, space, Analyzer(stem=True, stopwords=True)), space
+
+
+def test_the_value_introduced_last_holds_now_not_the_one_mentioned_last() -> None:
+    uf, _ = _facts()
+    history = uf.history("gym")
+    assert [uf.value(f) for f in history] == ["Ironworks", "Summit Club"]
+    assert history[0].superseded_by == "Summit Club" and history[-1].superseded_by is None
+    # "Ran past Ironworks" is newer, but names the old value: Summit's statement leads.
+    assert uf.current("gym") == [2]
+
+
+def test_a_plan_introduces_no_value() -> None:
+    uf, _ = _facts()
+    assert all("Harbor" not in f.words for f in uf.history("gym"))
+
+
+def test_the_asked_attribute_from_any_asker_but_not_the_past_or_someone_else() -> None:
+    uf, space = _facts()
+    for q in ("Which gym does the user go to?", "user gym membership", "What gym do I use?"):
+        assert asked_attribute(q, uf, space) == "gym", q
+    assert asked_attribute("Which gym did I go to before?", uf, space) is None
+    assert asked_attribute("Which gym does my brother go to?", uf, space) is None
+    assert asked_attribute("please write an email", uf, space) is None
+
+
+def test_memory_answers_the_present_with_the_current_statement_first(tmp_path: Path) -> None:
+    with recall.open(tmp_path / "m") as mem:
+        for i, text in enumerate(SAID):
+            reply = {"role": "assistant", "content": "Noted."}
+            mem.update_memory(
+                [{"role": "user", "content": text}, reply],
+                user_id="u",
+                at=T0 + timedelta(days=7 * i),
+            )
+        mem.flush()
+        hits = mem.deep_recall("Which gym does the user go to?", user_id="u", top_k=5)
+        assert hits[0].current and "Summit" in hits[0].text
+        assert not any(h.current for h in hits[1:] if "Summit" not in h.text)
+        # The past is still reachable, and a question about it is left in fused order.
+        past = mem.deep_recall("Which gym did I go to before Summit?", user_id="u", top_k=10)
+        assert any("Ironworks" in h.text for h in past) and not any(h.current for h in past)
+        now = mem.profile("u").now()
+        assert "gym" in now and "Summit" in now["gym"].statement
+        history = mem.profile("u").history("gym")
+        assert history[0].current is False and history[-1].current is True
+        block = mem.get_relevant_memories("Which gym does the user go to?", user_id="u")
+        assert block.startswith("## Now") and "Summit" in block.split("\n\n")[1]
+
+
+def test_the_setting_turns_it_off(tmp_path: Path) -> None:
+    settings = recall.Settings(path=tmp_path / "m", current_facts=False)
+    with recall.open(settings=settings) as mem:
+        for i, text in enumerate(SAID):
+            mem.update_memory(
+                [{"role": "user", "content": text}], user_id="u", at=T0 + timedelta(days=7 * i)
+            )
+        mem.flush()
+        hits = mem.deep_recall("Which gym does the user go to?", user_id="u", top_k=5)
+        assert hits and not any(h.current for h in hits)
+        assert not mem.get_relevant_memories("user gym", user_id="u").startswith("## Now")
+
+
+def test_the_block_leads_with_now_and_leaves_replaced_values_out() -> None:
+    def fact(value: str, day: int, by: str | None) -> Fact:
+        at = T0 + timedelta(days=day)
+        return Fact(
+            attribute="gym",
+            value=value,
+            words=[value.split(maxsplit=1)[0]],
+            statement=f"the membership at {value}",
+            since=at,
+            last_said=at,
+            record_ids=[f"r{day}"],
+            superseded_by=by,
+        )
+
+    profile = Profile(
+        user_id="u",
+        facts={"gym": [fact("Ironworks", 0, "Summit Club"), fact("Summit Club", 30, None)]},
+    )
+    summaries = [
+        Record(
+            id=f"s{i}",
+            user_id="u",
+            kind="short_term",
+            text=text,
+            created_at=T0 + timedelta(days=40 + i),
+            tokens=20,
+        )
+        for i, text in enumerate(
+            [
+                "User: Ran past Ironworks today. The weather was grim.\nAssistant: Noted.",
+                "User: Summit Club added a sauna, unlike Ironworks.\nAssistant: Nice.",
+            ]
+        )
+    ]
+    article = Article(dynamic="I know the user trains at Ironworks. They like rye bread.")
+    block = relevant_memories(
+        "Which gym does the user go to?",
+        article,
+        summaries,
+        lambda: adapt_embedder(HashEmbedder()),
+        settings=recall.Settings(),
+        profile=profile,
+        asked="gym",
+    )
+    assert block.startswith("## Now\n\n- gym: Summit Club (since 2026-03-31)")
+    assert "Ran past Ironworks" not in block and "trains at Ironworks" not in block
+    assert "The weather was grim." in block and "They like rye bread." in block
+    assert "unlike Ironworks" in block  # names the current value too
