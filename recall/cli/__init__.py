@@ -5,7 +5,18 @@ options; importing a command module registers its commands on the group.
 """
 
 from ..bench.cli import bench
-from . import context, corrections, index, memory, migrate, records, serve, settings, users
+from . import (
+    context,
+    corrections,
+    index,
+    memory,
+    migrate,
+    profile,
+    records,
+    serve,
+    settings,
+    users,
+)
 from . import report as report  # registers `recall memory report` (recall/cli/report.py)
 from .app import main
 
@@ -19,6 +30,7 @@ _COMMAND_MODULES = (
     index,
     memory,
     migrate,
+    profile,
     records,
     serve,
     settings,

@@ -33,23 +33,16 @@ import numpy.typing as npt
 
 from ..models import Record
 from ..text.analyzer import Analyzer
-from ..text import has_cjk
 from ..text.passages import split_sentences
 from ..text.stance import NOT_NAMES, is_assertion, names_in, self_named
 from .attributes import AttributeSpace
 
-__all__ = ["Fact", "Sentence", "UserFacts", "facts_of", "members", "user_statements"]
+__all__ = ["Fact", "Sentence", "UserFacts", "facts_of", "user_statements"]
 
 #: A word the user uses in at most this many sentences is salient (a value, likely).
 RARE = 3
-#: Sentences naming a value for it to count without its introduction being labelled.
-SUPPORT = 2
 #: Weight of a sentence's own attribute scores against its message's.
 SENTENCE_WEIGHT = 0.7
-#: A sentence is also of an attribute when it scores within NEAR of its best label and
-#: among the user's TOP sentences for that attribute.
-NEAR = 0.02
-TOP = 20
 
 
 def user_statements(records: Sequence[Record]) -> list[int]:
@@ -92,9 +85,6 @@ class UserFacts:
 
     sentences: list[Sentence]
     vectors: npt.NDArray[np.float32]
-    #: Each sentence's score for each attribute of the space (rows: sentences).
-    scores: npt.NDArray[np.float64]
-    labels: list[str]
     display: dict[str, str]  # token -> how the user wrote it
     user_names: frozenset[str]
     other_names: frozenset[str]
@@ -124,73 +114,52 @@ class UserFacts:
 
     def value(self, fact: Fact) -> str:
         """The fact as the user wrote it where it was introduced: the run of capitalized
-        words holding one of its words ("Summit Club"), else its first word."""
-        shown = {self.display.get(w, w) for w in fact.words}
+        words holding its first word ("Summit Club"), else that word."""
+        first = self.display.get(fact.words[0], fact.words[0])
         for m in _SPAN.finditer(self.sentences[fact.intro].text):
-            if shown & set(m.group().split()):
-                return m.group()
-        return self.display.get(fact.words[0], fact.words[0])
-
-
-def members(uf: UserFacts, attribute: str) -> list[int]:
-    """The sentences of ``attribute``: labelled with it, or scoring within :data:`NEAR` of
-    their best label and among the user's :data:`TOP` sentences for it."""
-    if attribute not in uf.labels or not uf.sentences:
-        return []
-    j = uf.labels.index(attribute)
-    col = uf.scores[:, j]
-    near = col >= uf.scores.max(axis=1) - NEAR
-    top = np.zeros(len(col), dtype=bool)
-    top[np.argsort(-col)[:TOP]] = True
-    return [
-        k for k, s in enumerate(uf.sentences) if s.attribute == attribute or (near[k] and top[k])
-    ]
+            span = m.group().split()
+            while span and (span[-1] in NOT_NAMES or span[-1] in _JOINS):
+                span.pop()  # "Lisbon & I": the run ends at the name
+            if first in span:
+                return " ".join(span)
+        return first
 
 
 def _salient(s: Sentence, uses: Counter[str]) -> frozenset[str]:
-    """The words that can mark a value: names, and (CJK has no capitals) rare CJK words."""
-    rare = frozenset(
-        t
-        for t in s.tokens
-        if uses[t] <= RARE and ((len(t) > 1 and has_cjk(t)) or any(c.isdigit() for c in t))
-    )
-    return s.names | rare
+    return s.names | frozenset(t for t in s.tokens if uses[t] <= RARE)
+
+
+@dataclass
+class _Draft:
+    words: tuple[str, ...]
+    intro: int
+    mentions: list[int]
 
 
 def _history(uf: UserFacts, attribute: str) -> list[Fact]:
-    mine = set(members(uf, attribute))
-    if not mine:
-        return []
+    order = sorted(
+        (k for k, s in enumerate(uf.sentences) if s.attribute == attribute),
+        key=lambda k: uf.sentences[k].at,
+    )
     uses: Counter[str] = Counter(t for s in uf.sentences for t in s.tokens)
-    order = sorted(range(len(uf.sentences)), key=lambda k: uf.sentences[k].at)
-    intro: dict[str, int] = {}  # word -> the first assertion naming it, in all the user said
-    said: dict[str, list[int]] = {}  # word -> every sentence naming it
+    owner: dict[str, int] = {}  # salient word -> the fact it marks
+    seen: set[str] = set()
+    drafts: list[_Draft] = []
     for k in order:
         s = uf.sentences[k]
-        for t in _salient(s, uses):
-            said.setdefault(t, []).append(k)
-            if s.asserted and t not in intro:
-                intro[t] = k
-    # A value of the attribute: a word one of its asserted sentences names.
-    values = [t for t in intro if any(k in mine and uf.sentences[k].asserted for k in said[t])]
-    by_intro: dict[int, list[str]] = {}
-    for t in values:
-        by_intro.setdefault(intro[t], []).append(t)
-    # A value said once, in a sentence not labelled with the attribute, is incidental
-    # ("the Christmas concert"): values are named again, or said where the topic is clear.
-    by_intro = {
-        k: ws
-        for k, ws in by_intro.items()
-        if uf.sentences[k].attribute == attribute or max(len(said[t]) for t in ws) >= SUPPORT
-    }
-    drafts = [
-        (tuple(sorted(ws, key=lambda t: (-len(said[t]), t))), k)
-        for k, ws in sorted(by_intro.items(), key=lambda kv: uf.sentences[kv[0]].at)
-    ]
-    out = []
-    for n, (words, k) in enumerate(drafts):
-        mentions = sorted({m for t in words for m in said[t]}, key=lambda m: uf.sentences[m].at)
-        out.append(Fact(attribute, words, k, tuple(mentions)))
+        salient = _salient(s, uses)
+        old = {owner[t] for t in salient if t in owner}
+        new = salient - seen
+        if s.asserted and new and (not old or new & s.names):
+            words = sorted(new, key=lambda t: (t not in s.names, -uses[t], t))
+            drafts.append(_Draft(tuple(words), k, [k]))
+            for t in new:
+                owner[t] = len(drafts) - 1
+        else:
+            for f in sorted(old):
+                drafts[f].mentions.append(k)
+        seen |= salient
+    out = [Fact(attribute, d.words, d.intro, tuple(d.mentions)) for d in drafts]
     # What replaced each value, as the user wrote it.
     return [
         f if n + 1 == len(out) else replace(f, superseded_by=uf.value(out[n + 1]))
@@ -199,6 +168,7 @@ def _history(uf: UserFacts, attribute: str) -> list[Fact]:
 
 
 _LOCK = threading.Lock()
+_JOINS = frozenset({"of", "de", "&"})
 _SPAN = re.compile(r"[A-Z][\w'&-]*(?:\s+(?:of\s+|de\s+|&\s+)?[A-Z][\w'&-]*)*")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*|[0-9][0-9:.]*")
 # Names the assistant calls the user by: "Sorry, Dara." / "Dara, ..." (a vocative).
@@ -223,7 +193,6 @@ def facts_of(
     pieces = [(i, s) for i in stmts for s in split_sentences(records[i].text)]
     vectors = space.embed([s for _, s in pieces])
     labels: list[str | None] = []
-    scores = np.zeros((len(pieces), len(space.labels)))
     if pieces:
         msg_vec = (
             space.rows(matrix[stmts])
@@ -274,8 +243,6 @@ def facts_of(
     uf = UserFacts(
         sentences=sentences,
         vectors=vectors,
-        scores=scores,
-        labels=list(space.labels),
         display=display,
         user_names=frozenset((addressed - said_names) | mine),
         other_names=frozenset(said_names - mine),

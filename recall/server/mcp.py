@@ -1,6 +1,6 @@
 """The MCP server: recall's tools for any agent host (Claude Desktop, Cursor, the Agents SDK).
 
-Built on the official SDK's ``MCPServer``. Twelve tools, each described so that the model
+Built on the official SDK's ``MCPServer``. Thirteen tools, each described so that the model
 knows when to call it, annotated for the host (read-only, destructive, idempotent:
 :mod:`.mcp_hints`) and taking ``user_id``: the five here, the corrections
 (:mod:`.mcp_corrections`) and the read-only views (:mod:`.mcp_browse`). Every answer is

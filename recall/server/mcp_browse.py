@@ -1,5 +1,6 @@
 """Read-only views as MCP tools: ``browse_records``, ``article_versions``, ``article_diff``,
-``explain_recall`` (:mod:`recall.memory.inspect`, and REST's :mod:`.rest_browse`).
+``explain_recall`` (:mod:`recall.memory.inspect`) and ``profile`` (:meth:`recall.Memory.profile`),
+as REST's :mod:`.rest_browse` serves them.
 
 Each takes ``user_id`` and passes the same checks as the other tools of
 :mod:`recall.server.mcp` (the API key's tenant over HTTP, the ``--user`` pin); bad input
@@ -19,6 +20,7 @@ from pydantic import Field
 
 from ..errors import RecallError
 from ..memory.inspect import MAX_PAGE, ArticleDiff, Explained, RecordPage
+from ..models import Profile
 from ..tool import DeepRecallArgs, bound_top_k
 from .mcp_corrections import Checks, UserId
 from .mcp_hints import READS, compact
@@ -52,6 +54,7 @@ _EXPLAIN = (
     "memories the relevance floor removed. Call it only when the user asks why something "
     "was or was not recalled; to answer from memory, use deep_recall."
 )
+_PROFILE = "What is true of the user now (home, employer, gym...) and what each replaced."
 
 
 class BrowseTools:
@@ -130,15 +133,22 @@ class BrowseTools:
         call = amem.explain(query, user_id=uid, top_k=top_k, depth=depth, since=since, until=until)
         return compact(await self.checks.answer(call))
 
+    async def profile(
+        self, ctx: Context, user_id: UserId = None
+    ) -> Annotated[CallToolResult, Profile]:
+        uid = self.checks.user(ctx, user_id)
+        return compact(await self.checks.answer(self.checks.amem.profile(uid)))
+
 
 def add_browse_tools(server: MCPServer[Any], checks: Checks) -> None:
-    """Add ``browse_records``, ``article_versions``, ``article_diff`` and ``explain_recall``
-    to ``server``, each annotated read-only."""
+    """Add ``browse_records``, ``article_versions``, ``article_diff``, ``explain_recall``
+    and ``profile`` to ``server``, each annotated read-only."""
     tools = BrowseTools(checks)
     for fn, description in (
         (tools.browse_records, _BROWSE),
         (tools.article_versions, _VERSIONS),
         (tools.article_diff, _DIFF),
         (tools.explain_recall, _EXPLAIN),
+        (tools.profile, _PROFILE),
     ):
         server.add_tool(fn, name=fn.__name__, description=description, annotations=READS)

@@ -52,8 +52,9 @@ own words, or the messages.
 4. To look around without a query: browse_records lists the stored records page by page \
 (newest first, by kind and date; pass next_offset as offset for the next page), long_term \
 reads the profile article, article_versions lists its versions and article_diff shows what \
-changed between two of them. explain_recall shows why deep_recall ranks what it does and \
-which memories the relevance floor removed.
+changed between two of them. profile lists what is true of the user now (home, employer, \
+gym...) and what each value replaced. explain_recall shows why deep_recall ranks what it \
+does and which memories the relevance floor removed.
 5. Corrections change or delete what the user told you, and cannot be undone by you: \
 forget_fact removes a fact (its words) from every record and every version of the article, \
 forget deletes records by id, edit_fact replaces text of the article, rollback restores an \

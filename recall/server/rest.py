@@ -14,8 +14,8 @@ per user and key: its answer is remembered in the store (:mod:`recall.store.idem
 and a retry with the same key gets that answer, writing nothing, even when the first
 request answered 504 because the write outlived the request timeout.
 
-This module owns the route table and its handlers; the read-only views (records, article
-versions and diffs, explain) are handled in :mod:`.rest_browse`, whose table :data:`ENDPOINTS`
+This module owns the route table and its handlers; the read-only views (records, article versions,
+diffs, explain, profile) are handled in :mod:`.rest_browse`, whose table :data:`ENDPOINTS`
 includes, the corrections in :mod:`.corrections`. The strict JSON bodies live in
 :mod:`.bodies`, the ``Idempotency-Key`` protocol in :mod:`.idempotent`, the error answers in
 :mod:`.error_answers` (their public names are re-exported here).
@@ -90,7 +90,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              response=ImportResult, status=201),
     Endpoint("DELETE", _U, "delete_user", "Erase every record, article, job and vector of the user",
              response=UserDeletion),
-    *BROWSE_ENDPOINTS,  # records, long-term/versions, long-term/diff, explain: rest_browse
+    *BROWSE_ENDPOINTS,  # records, long-term/versions and /diff, explain, profile
     Endpoint("GET", "/v1/stats", "stats", "Users, records, index state (operator key)"),
     Endpoint("GET", "/healthz", "health", "Liveness", response=s.Health, public=True),
 )  # fmt: skip

@@ -1,5 +1,6 @@
 """Read-only views over REST: a user's records page by page, the article's versions and the
-difference between two of them, and a query explained (:mod:`recall.memory.inspect`).
+difference between two of them, a query explained (:mod:`recall.memory.inspect`), and the
+user's profile.
 
 - ``GET /v1/users/{user}/records?kind=...&since=...&until=...&offset=...&limit=...``: a
   :class:`~recall.memory.inspect.RecordPage`, newest said first;
@@ -8,6 +9,8 @@ difference between two of them, and a query explained (:mod:`recall.memory.inspe
   newest);
 - ``POST .../explain`` with the body of ``POST .../recall``: deep_recall's hits and the ones
   the relevance floor removed, each with both legs' scores.
+- ``GET .../profile``: :meth:`recall.Memory.profile`, each attribute's values oldest first
+  (a user who said nothing of the kind: no attributes).
 
 Each route checks the user like every other (the API key's tenant). Query parameters are
 checked here, before the memory sees them: an unknown or repeated name, a number that is
@@ -26,7 +29,7 @@ from starlette.responses import Response
 
 from ..errors import InputError
 from ..memory.inspect import ArticleDiff, Explained, RecordPage
-from ..models import as_utc
+from ..models import Profile, as_utc
 from ..text.dates import parse_bound
 from . import schemas as s
 from .auth import key_from_headers
@@ -64,6 +67,9 @@ BROWSE_ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", f"{_U}/explain", "explain",
              "Deep recall explained: the hits and those the relevance floor removed",
              s.RecallBody, Explained),
+    Endpoint("GET", f"{_U}/profile", "profile",
+             "What is true of the user now and what was, per attribute, oldest first",
+             response=Profile),
     Endpoint("POST", "/v1/ui-token", "ui_token",
              "The inspector token of the request's key (what /ui/login keeps in its cookie)",
              response=UiToken),
@@ -200,3 +206,9 @@ class BrowseApi:
             until=body.until,
         )
         return json_response(explained)
+
+    async def profile(self, request: Request) -> Response:
+        """GET /profile: Memory.profile (no attributes: nothing said of the kind yet)."""
+        uid = self.rest._user(request)
+        _query(request, {})
+        return json_response(await self.rest.amem.profile(uid))

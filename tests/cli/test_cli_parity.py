@@ -118,6 +118,7 @@ def test_every_json_output_is_one_document(tmp_path: Path, monkeypatch: pytest.M
         (["explain", "dog", "--user", "u1"], lambda d: d["hits"][0]["vector_rank"] == 1, path),
         (["records", "--user", "u1", "--kind", "note"], lambda d: d["total"] == 1, path),
         (["stats"], lambda d: d["users"] == 1, path),
+        (["profile", "--user", "u1"], lambda d: d["user_id"] == "u1" and "facts" in d, path),
         (["memory", "show", "--user", "u1"], lambda d: d["latest_version"] == 1, path),
         (["memory", "versions", "--user", "u1"], lambda d: d[0]["version"] == 1, path),
         (

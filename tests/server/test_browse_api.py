@@ -132,6 +132,36 @@ def test_explain_answers_the_hits_of_recall_and_the_floored(
     assert {h["kind"] for h in only["hits"] + only["floored"]} <= {"fact"}
 
 
+def test_profile_answers_the_librarys_profile(client: TestClient, mem: recall.Memory) -> None:
+    for said in ("I live in Lisbon and I work at Quantix.", "I live in Porto now."):
+        turns = [{"role": "user", "content": said}, {"role": "assistant", "content": "Noted."}]
+        mem.update_memory(turns, user_id="acme:bob")
+    expected = mem.profile("acme:bob")
+    assert expected.facts, "the user's own words set no attribute"
+    r = client.get(f"{U}/profile", headers=AUTH)
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"] == "application/json"
+    got = r.json()
+    assert got == expected.model_dump(mode="json") and set(got["facts"]) == set(expected.now())
+    for attribute, history in got["facts"].items():
+        assert history[-1]["superseded_by"] is None, attribute  # the newest value holds now
+        assert history[-1]["value"] == expected.now()[attribute].value
+    none = client.get("/v1/users/acme:nobody/profile", headers=AUTH)
+    assert none.status_code == 200 and none.json() == {"user_id": "acme:nobody", "facts": {}}
+    refused = client.get("/v1/users/beta:eve/profile", headers=AUTH)
+    assert refused.status_code == 403 and "tenant" in refused.json()["error"]
+    assert client.get(f"{U}/profile").status_code == 401
+    foreign = client.get(f"{U}/profile", headers={**AUTH, "host": "evil.example"})
+    assert foreign.status_code == 421 and "Lisbon" not in foreign.text
+    page = client.get(f"{U}/profile", headers={**AUTH, "origin": "https://evil.example"})
+    assert page.status_code == 403 and "Lisbon" not in page.text
+    paths = client.get("/openapi.json").json()["paths"]
+    op = paths["/v1/users/{user}/profile"]["get"]
+    assert op["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Profile"
+    }
+
+
 BAD: list[tuple[str, str, Any, int, str]] = [
     ("get", f"{U}/records?limit=0", None, 400, "limit"),
     ("get", f"{U}/records?limit=501", None, 400, "limit"),
@@ -161,6 +191,8 @@ BAD: list[tuple[str, str, Any, int, str]] = [
     ("post", f"{U}/explain", {"query": "x", "kinds": ["B A D"]}, 400, "kind"),
     ("post", f"{U}/recall", {"query": "x", "until": "9999-12-31"}, 400, "leave until"),
     ("get", "/v1/users/%20/records", None, 400, "user_id"),
+    ("get", f"{U}/profile?attribute=home", None, 400, "takes none"),
+    ("get", "/v1/users/%20/profile", None, 400, "user_id"),
 ]
 
 
@@ -188,6 +220,7 @@ _CALLS: dict[str, tuple[str, str, dict[str, Any] | None]] = {
     "article_versions": ("get", "/long-term/versions", None),
     "article_diff": ("get", "/long-term/diff?old=1", None),
     "explain": ("post", "/explain", {"query": "secret garden"}),
+    "profile": ("get", "/profile", None),
 }
 
 

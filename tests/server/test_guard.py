@@ -269,6 +269,7 @@ def test_a_pinned_server_serves_its_user_only_in_process(mem: recall.Memory) -> 
                 ("deep_recall", {"query": "PIN"}),
                 ("get_relevant_memories", {"user_input": "PIN"}),
                 ("long_term", {}),
+                ("profile", {}),
                 ("forget", {"ids": ["x"]}),
                 ("remember", {"summary": "planted"}),
             ):

@@ -39,6 +39,7 @@ TOOLS = {
     "article_versions",
     "article_diff",
     "explain_recall",
+    "profile",
 }
 
 

@@ -30,6 +30,7 @@ READ_ONLY = {
     "article_versions",
     "article_diff",
     "explain_recall",
+    "profile",
 }
 DESTRUCTIVE = {"forget", "forget_fact", "edit_fact", "rollback"}
 
@@ -191,6 +192,42 @@ def test_mcp_deep_recall_is_as_compact_as_handle_tool_call(mem: recall.Memory) -
         assert abs(recall.count_tokens(text) - tokens) <= 0.1 * tokens, (tokens, text)
 
 
+def _say(mem: recall.Memory, user: str, *said: str) -> None:
+    """Each of ``said`` as a user turn (and a short answer), one update each."""
+    for text in said:
+        turns = [{"role": "user", "content": text}, {"role": "assistant", "content": "Noted."}]
+        mem.update_memory(turns, user_id=user)
+
+
+def test_profile_answers_the_librarys_profile_and_keeps_the_pin(mem: recall.Memory) -> None:
+    _say(mem, "u1", "I live in Lisbon and I work at Quantix.", "I live in Porto now.")
+    _say(mem, "u2", "I live in Oslo and my gym is Iron Temple.")
+    expected = mem.profile("u1")
+    assert expected.facts, "the user's own words set no attribute"
+
+    async def run() -> None:
+        async with Client(build_mcp(AsyncMemory(mem), default_user="u1")) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            description = tools["profile"].description or ""
+            assert description.count(". ") == 0 and len(description) < 120  # one short sentence
+            got = _ok(await client.call_tool("profile", {}))
+            assert got == expected.model_dump(mode="json")
+            now = {a: h[-1]["value"] for a, h in got["facts"].items()}
+            assert now == {a: f.value for a, f in expected.now().items()}
+            same = _ok(await client.call_tool("profile", {"user_id": "u1"}))
+            assert same == got
+            denied = _error(await client.call_tool("profile", {"user_id": "u2"}))
+            assert "serves user 'u1' only" in denied and "Oslo" not in denied
+        async with Client(build_mcp(AsyncMemory(mem))) as client:  # not pinned: any user
+            other = _ok(await client.call_tool("profile", {"user_id": "u2"}))
+            assert other == mem.profile("u2").model_dump(mode="json")
+            empty = _ok(await client.call_tool("profile", {"user_id": "nobody"}))
+            assert empty == {"user_id": "nobody", "facts": {}}
+            assert "user_id is required" in _error(await client.call_tool("profile", {}))
+
+    anyio.run(run)
+
+
 @asynccontextmanager
 async def _http_client(mem: recall.Memory, key: str) -> AsyncIterator[Client]:
     """The official client over streamable HTTP to the app in process, with ``key``."""
@@ -210,16 +247,20 @@ async def _http_client(mem: recall.Memory, key: str) -> AsyncIterator[Client]:
 def test_the_views_over_http_check_the_tenant(mem: recall.Memory) -> None:
     mem.add("acme's note about the garden", user_id="acme:bob")
     mem.add("beta's secret about the garden", user_id="beta:eve")
+    _say(mem, "beta:eve", "I live in the secret garden of Nightjar.")
 
     async def run() -> None:
         async with _http_client(mem, "acme-key-0123456789") as client:
             mine = _ok(await client.call_tool("browse_records", {"user_id": "acme:bob"}))
             assert [r["text"] for r in mine["records"]] == ["acme's note about the garden"]
+            own = _ok(await client.call_tool("profile", {"user_id": "acme:bob"}))
+            assert own == mem.profile("acme:bob").model_dump(mode="json")
             for tool, args in (
                 ("browse_records", {}),
                 ("article_versions", {}),
                 ("article_diff", {"old": 1}),
                 ("explain_recall", {"query": "garden"}),
+                ("profile", {}),
             ):
                 denied = _error(await client.call_tool(tool, {**args, "user_id": "beta:eve"}))
                 assert "tenant 'acme'" in denied and "secret" not in denied, tool

@@ -24,9 +24,12 @@ from test_ui_seed import (
 )
 
 import recall
+from recall.models import Profile
 from recall.server import ApiKeys, build_app
 from recall.server.auth import UI_COOKIE
-from recall.server.ui import Params
+from recall.server.ui import Params, gather, report_page
+from recall.server.ui.page import esc
+from recall.server.ui.profile import profile_section
 
 LOCAL = "http://127.0.0.1:8765"
 AUTH = {"authorization": f"Bearer {KEY}"}
@@ -145,6 +148,58 @@ def test_a_query_shows_both_legs_and_the_floored_hits(mem: recall.Memory) -> Non
         assert f'value="{QUERY}"' in text  # the box keeps the query
 
     _serve(mem, check, keys=keys())
+
+
+def _section(text: str, anchor: str) -> str:
+    """The card ``anchor`` of a page (its HTML, up to the next card)."""
+    return text.split(f'<section class="card" id="{anchor}">', 1)[1].split("</section>", 1)[0]
+
+
+def test_the_profile_shows_each_attribute_now_and_what_it_replaced(tmp_path: Any) -> None:
+    said = (
+        "I live in Lisbon & I work at <b>Quantix</b>.",
+        "I live in Porto now. My gym is <i>Iron Temple</i>.",
+    )
+    with recall.open(settings=recall.Settings(path=tmp_path / "profile")) as m:
+        for text in said:
+            turns = [{"role": "user", "content": text}, {"role": "assistant", "content": "Ok."}]
+            m.update_memory(turns, user_id=BOB)
+        m.update_memory(
+            [{"role": "user", "content": "I live in Nightjar Street in Oslo."}], user_id="beta:eve"
+        )
+        expected = m.profile(BOB)
+        assert expected.facts, "the user's own words set no attribute"
+
+        async def check(http: httpx.AsyncClient) -> None:
+            text = _page(await http.get(BOB_PAGE, headers=AUTH), 200, 'href="#profile"')
+            card = _section(text, "profile")
+            assert "<b>Quantix" not in text and "<i>Iron" not in text  # escaped, never markup
+            for attribute, history in expected.facts.items():
+                assert f'data-label="attribute">{esc(attribute)}</td>' in card
+                for fact in history:
+                    assert esc(fact.statement) in card, fact
+                    assert esc(fact.value) in card
+                now = history[-1]
+                assert f'<span class="kind">now</span> <b>{esc(now.value)}</b>' in card
+                for past in history[:-1]:
+                    assert f'<span class="kind">past</span> {esc(past.value)}<' in card
+                    assert f'data-label="replaced by">{esc(past.superseded_by)}<' in card
+            rows = card.count('<tr class="now">') + card.count('<tr class="past">')
+            assert rows == sum(len(h) for h in expected.facts.values())
+            assert card.count('<tr class="now">') == len(expected.now())
+            # Another tenant's profile stays behind the same refusal as the rest of its page.
+            other = await http.get("/ui/users/beta:eve", headers=AUTH)
+            assert other.status_code == 403 and "Nightjar" not in other.text
+
+        _serve(m, check, keys=keys())
+        report = report_page(gather(m, BOB, Params(), report=True), generated="now")
+        assert _section(report, "profile") == _section(profile_section(expected), "profile")
+
+
+def test_a_profile_with_no_attribute_says_so() -> None:
+    for profile in (None, Profile(user_id=BOB, facts={})):
+        card = _section(profile_section(profile), "profile")
+        assert "Nothing the user said sets an attribute yet." in card and "<tr" not in card
 
 
 # --- escaping -----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from http import HTTPStatus
 
 from .page import document, esc
+from .profile import profile_section
 from .sections import (
     article_section,
     diff_section,
@@ -67,7 +68,7 @@ def users_page(users: Sequence[tuple[str, int]], *, auth: bool, everyone: bool) 
 
 def _sections(view: UserView, *, live: bool) -> str:
     parts = [query_section(view, live=live)] if live or view.explained else []
-    parts.append(article_section(view, live=live))
+    parts += [profile_section(view.profile), article_section(view, live=live)]
     if view.diff is not None:
         parts.append(diff_section(view.diff))
     parts += [
@@ -79,12 +80,13 @@ def _sections(view: UserView, *, live: bool) -> str:
 
 
 def user_page(view: UserView, *, auth: bool) -> str:
-    """One user's inspector page: the query box and its hits, the article (a version of
-    it, a diff), the versions, the short-term summaries, a page of records."""
+    """One user's inspector page: the query box and its hits, the profile, the article (a
+    version of it, a diff), the versions, the short-term summaries, a page of records."""
     uid = view.user_id
     nav = _nav(
         ("/ui", "Users"),
         ("#query", "Query"),
+        ("#profile", "Profile"),
         ("#article", "Article"),
         ("#versions", "Versions"),
         ("#short-term", "Short-term"),

@@ -4,7 +4,8 @@ chooses it.
 :class:`Params` is the page's query string, checked at the edge (a bad value is an
 ``InputError``, HTTP 400, before any read; sizes bounded here, below the facade's own
 limits); :func:`gather` reads everything one page shows into a :class:`UserView` through
-the facade's read-only views; the renderer (:mod:`.render`) turns that into HTML.
+the facade's read-only views, the profile included; the renderer (:mod:`.render`) turns
+that into HTML.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from urllib.parse import quote, urlencode
 from ...errors import InputError, UnknownUserError
 from ...inputs import record_kinds
 from ...memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
-from ...models import Record, require_user_id
+from ...models import Profile, Record, require_user_id
 from ...text.dates import parse_bound
 from ..auth import allows
 from ..errors import NotFoundError
@@ -168,6 +169,8 @@ class UserView:
     kinds: dict[str, int] = field(default_factory=dict)
     diff: ArticleDiff | None = None
     explained: Explained | None = None
+    #: What is true of the user now and what was (Memory.profile).
+    profile: Profile | None = None
 
 
 def visible_users(memory: Memory, tenant: str) -> list[tuple[str, int]]:
@@ -222,4 +225,5 @@ def gather(memory: Memory, user_id: str, params: Params, *, report: bool = False
         kinds=dict(sorted(store.counts().get(uid, {}).items())),
         diff=None if diff_of is None else memory.article_diff(uid, *diff_of),
         explained=None if params.query is None else memory.explain(params.query, user_id=uid),
+        profile=memory.profile(uid),
     )
