@@ -21,19 +21,31 @@ similarity of its :data:`K` nearest examples (one lucky neighbour does not decid
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from .embed import CompositeEmbedder, Embedder
 
-__all__ = ["AttributeSpace", "Example", "NONE", "examples", "space_for"]
+__all__ = [
+    "AttributeSpace",
+    "Example",
+    "NONE",
+    "SHIPPED",
+    "bank_key",
+    "examples",
+    "shipped_vectors",
+    "space_for",
+    "write_shipped",
+]
 
 Vectors = npt.NDArray[np.float32]
 
@@ -91,10 +103,16 @@ class AttributeSpace:
 
     def __init__(self, embedder: Embedder, bank: tuple[Example, ...] | None = None) -> None:
         self.model, self.lo, self.hi = _columns(embedder)
+        packaged = bank is None
         bank = examples() if bank is None else bank
         self.labels = sorted({e.attribute for e in bank})
         self._label_of = np.array([self.labels.index(e.attribute) for e in bank], dtype=np.intp)
-        self._vectors = _unit(self.model.embed_documents([e.text for e in bank]))
+        shipped = shipped_vectors(self.model, bank) if packaged else None
+        self._vectors = (
+            shipped
+            if shipped is not None
+            else _unit(self.model.embed_documents([e.text for e in bank]))
+        )
         self._none = self.labels.index(NONE) if NONE in self.labels else -1
         self._cache: OrderedDict[str, Vectors] = OrderedDict()
         self._lock = threading.Lock()
@@ -160,6 +178,42 @@ class AttributeSpace:
         return out, margins
 
 
+#: The packaged examples embedded by the default spec's multilingual model (float16), so a
+#: fresh process does not embed 2,000 examples (8 s) before its first answer. Written by
+#: ``python -m recall.index.attributes``; used only when its key matches the model and the
+#: examples (tests/index/test_attributes.py checks it against the model).
+SHIPPED = "attributes.npz"
+
+
+def bank_key(model: Embedder, bank: tuple[Example, ...]) -> str:
+    """What shipped vectors must have been computed from: the model and every example."""
+    h = hashlib.sha256(getattr(model, "id", type(model).__qualname__).encode())
+    for e in bank:
+        h.update(f"{e.attribute}\t{e.lang}\t{e.kind}\t{e.text}\n".encode())
+    return h.hexdigest()
+
+
+def shipped_vectors(model: Embedder, bank: tuple[Example, ...]) -> Vectors | None:
+    """The packaged vectors of ``bank`` for ``model``, or None when they do not match."""
+    ref = resources.files(__package__).joinpath(SHIPPED)
+    if not ref.is_file():
+        return None
+    with ref.open("rb") as f, np.load(f) as data:
+        if str(data["key"]) != bank_key(model, bank):
+            return None
+        return _unit(data["vectors"].astype(np.float32))
+
+
+def write_shipped(embedder: Embedder, path: Path) -> str:
+    """Embed the packaged examples with ``embedder``'s multilingual part into ``path``."""
+    model = _columns(embedder)[0]
+    bank = examples()
+    vectors = _unit(model.embed_documents([e.text for e in bank])).astype(np.float16)
+    key = bank_key(model, bank)
+    np.savez_compressed(path, vectors=vectors, key=np.array(key))
+    return key
+
+
 _SPACES: dict[str, AttributeSpace] = {}
 _LOCK = threading.Lock()
 
@@ -174,3 +228,13 @@ def space_for(embedder: Embedder) -> AttributeSpace:
         if space is None:
             space = _SPACES[key] = AttributeSpace(embedder)
         return space
+
+
+if __name__ == "__main__":  # python -m recall.index.attributes: refresh the shipped vectors
+    import tempfile
+
+    import recall
+
+    with tempfile.TemporaryDirectory() as d, recall.open(d) as mem:
+        out = Path(__file__).with_name(SHIPPED)
+        print(out, write_shipped(mem.embedder(), out))

@@ -9,8 +9,10 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from recall.index.attributes import NONE, AttributeSpace, Example, examples
+import recall
+from recall.index.attributes import NONE, AttributeSpace, Example, examples, shipped_vectors
 from recall.index.own import adapt_embedder
 from recall.testing import HashEmbedder
 
@@ -72,3 +74,28 @@ def test_a_text_takes_the_label_of_its_nearest_examples() -> None:
     assert np.allclose(
         space.embed(["the dog barks at night"]), space.embed(["the dog barks at night"])
     )
+
+
+class _Named:
+    def __init__(self, model_id: str) -> None:
+        self.id = model_id
+
+
+def test_the_shipped_vectors_match_the_examples() -> None:
+    # Edit attributes.tsv, then run `python -m recall.index.attributes` to refresh them.
+    from recall.index.use_onnx import USEEmbedder
+
+    vectors = shipped_vectors(_Named(USEEmbedder.id), examples())  # type: ignore[arg-type]
+    assert vectors is not None and vectors.shape[0] == len(examples())
+    assert shipped_vectors(_Named("another-model"), examples()) is None  # type: ignore[arg-type]
+
+
+@pytest.mark.real_model
+def test_the_shipped_vectors_are_the_models(real_embedder: recall.Embedder) -> None:
+    space = AttributeSpace(real_embedder)
+    texts = [e.text for e in examples()[::97]]
+    fresh = space.model.embed_documents(texts)
+    shipped = space._vectors[::97]
+    # The same model (batches pad differently, and float16 rounds): each pair nearly parallel.
+    cosines = np.sum(fresh / np.linalg.norm(fresh, axis=1, keepdims=True) * shipped, axis=1)
+    assert cosines.min() > 0.99
