@@ -75,8 +75,8 @@ def score_user(mem: recall.Memory, u: dict, rows: list[dict]) -> set[str]:
     uid = u["user_id"]
     tokens = {s["token"] for s in u["secrets"]}
     leaked = {t for t in tokens if t in mem.long_term(uid).render()}
-    profile = mem.profile(uid)
-    now = profile.now()
+    # profile() is new with this benchmark; an older recall is scored without it.
+    now = mem.profile(uid).now() if hasattr(mem, "profile") else {}
     for q in u["questions"]:
         hits = [h.text for h in mem.deep_recall(q["question"], user_id=uid, top_k=10)]
         block = mem.get_relevant_memories(q["question"], user_id=uid)
@@ -116,6 +116,7 @@ def main() -> None:
     ap.add_argument("--users", help="comma-separated user ids (default: all)")
     ap.add_argument("--per-question", help="write one JSON line per question here")
     ap.add_argument("--out", help="write the figures as JSON here")
+    ap.add_argument("--label", default="", help="what was measured (a commit), kept in the JSON")
     a = ap.parse_args()
     users = json.loads((DATA / a.split / "users.json").read_text())["users"]
     if a.users:
@@ -160,6 +161,7 @@ def main() -> None:
         "privacy_tokens": sum(len(u["secrets"]) for u in users),
         "ingest_ms_per_session": round(1000 * ingest / max(sessions, 1), 1),
         "recall_version": recall.__version__,
+        "recall_commit": a.label,
     }
     for k, v in out.items():
         print(f"  {k:<24} {v}")

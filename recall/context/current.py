@@ -77,16 +77,20 @@ def without_values(text: str, stale: Sequence[str], keep: Sequence[str]) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
-def stale_and_current(profile: Profile) -> tuple[list[str], list[str]]:
-    """The values the profile says were replaced, and those that hold now."""
+def stale_and_current(profile: Profile, asked: str | None) -> tuple[list[str], list[str]]:
+    """The values of the ``asked`` attribute that were replaced (as the user wrote them:
+    names, or CJK words), and every value that holds now. Nothing is stale without an
+    asked attribute: a rare word marking an old value of some other attribute is too weak
+    a reason to hide a sentence the input may need."""
     now = [w for f in profile.now().values() for w in (f.words or [f.value])]
+    if asked is None:
+        return [], now
     old = [
         w
-        for facts in profile.facts.values()
-        for f in facts
+        for f in profile.history(asked)
         if f.superseded_by is not None
         for w in (f.words or [f.value])
-        if w not in now
+        if w not in now and (w[:1].isupper() or has_cjk(w))
     ]
     return old, now
 

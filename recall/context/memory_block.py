@@ -247,7 +247,7 @@ def relevant_memories(
     article, usable = current_view(article, usable)
     lead = ""
     if profile is not None and profile.facts:
-        stale, now = stale_and_current(profile)
+        stale, now = stale_and_current(profile, asked)
         article = Article(
             **{k.lower(): without_values(v, stale, now) for k, v in article.chapters().items()}
         )
