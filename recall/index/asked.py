@@ -36,7 +36,7 @@ USER_EVIDENCE = 0.5
 
 def user_facts(part: Partition, embedder: Embedder, analyzer: Analyzer) -> UserFacts:
     """The partition's labelled user sentences (built once per partition)."""
-    return facts_of(part.derived, part.records, part.matrix, space_for(embedder), analyzer)
+    return facts_of(part.derived, part.records, space_for(embedder), analyzer)
 
 
 def current_statements(
@@ -96,8 +96,9 @@ def asked_attribute(query: str, uf: UserFacts, space: AttributeSpace) -> str | N
     scores = space.scores(q)
     if len(uf.sentences):
         sims = (uf.vectors @ q[0]).astype(np.float64)
+        said = uf.attribute_array
         for j, name in enumerate(space.labels):
-            mask = np.array([s.attribute == name for s in uf.sentences])
+            mask = said == name
             if mask.any():
                 best = float(sims[mask].max())
                 scores[0, j] = (1 - USER_EVIDENCE) * scores[0, j] + USER_EVIDENCE * max(

@@ -114,35 +114,38 @@ class AttributeSpace:
             else _unit(self.model.embed_documents([e.text for e in bank]))
         )
         self._none = self.labels.index(NONE) if NONE in self.labels else -1
-        self._cache: OrderedDict[str, Vectors] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[Vectors, npt.NDArray[np.float64]]] = OrderedDict()
         self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        """``texts`` embedded as documents in this space; the last :data:`CACHED` texts
-        are remembered, so a partition rebuilt after a write embeds only what is new."""
+        """``texts`` embedded as documents in this space (see :meth:`embed_scored`)."""
+        return self.embed_scored(texts)[0]
+
+    def embed_scored(self, texts: Sequence[str]) -> tuple[Vectors, npt.NDArray[np.float64]]:
+        """``texts`` embedded as documents in this space, and their :meth:`scores`; the
+        last :data:`CACHED` texts are remembered, so a partition rebuilt after a write
+        embeds and scores only what is new."""
         out = np.zeros((len(texts), self.hi - self.lo), dtype=np.float32)
+        scores = np.zeros((len(texts), len(self.labels)))
         todo: list[int] = []
         with self._lock:
             for k, t in enumerate(texts):
-                v = self._cache.get(t)
-                if v is None:
+                hit = self._cache.get(t)
+                if hit is None:
                     todo.append(k)
                 else:
                     self._cache.move_to_end(t)
-                    out[k] = v
+                    out[k], scores[k] = hit
         if todo:
             fresh = _unit(self.model.embed_documents([texts[k] for k in todo]))
+            fresh_scores = self.scores(fresh)
             with self._lock:
-                for k, v in zip(todo, fresh, strict=True):
-                    out[k] = v
-                    self._cache[texts[k]] = v
+                for k, v, sc in zip(todo, fresh, fresh_scores, strict=True):
+                    out[k], scores[k] = v, sc
+                    self._cache[texts[k]] = (v, sc)
                 while len(self._cache) > CACHED:
                     self._cache.popitem(last=False)
-        return out
-
-    def rows(self, matrix: npt.NDArray[np.float32]) -> Vectors:
-        """The rows of a partition's matrix (the embedder's document vectors) in this space."""
-        return _unit(matrix[:, self.lo : self.hi])
+        return out, scores
 
     def query(self, text: str) -> Vectors:
         """``text`` embedded as a query in this space."""

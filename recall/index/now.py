@@ -27,6 +27,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -46,11 +48,11 @@ SENTENCE_WEIGHT = 0.7
 
 
 def user_statements(records: Sequence[Record]) -> list[int]:
-    """Positions of the records that are the user's own words (user turns, notes)."""
+    """Positions of the records that are the user's own words: the turns update_memory
+    kept whose role is ``user``. A note carries no speaker (a LoCoMo note is either side of
+    a conversation; a host's note may be a document), so it states nothing of the user's."""
     return [
-        i
-        for i, r in enumerate(records)
-        if (r.kind == "turn" and r.metadata.get("role") == "user") or r.kind == "note"
+        i for i, r in enumerate(records) if r.kind == "turn" and r.metadata.get("role") == "user"
     ]
 
 
@@ -89,6 +91,16 @@ class UserFacts:
     user_names: frozenset[str]
     other_names: frozenset[str]
     _history: dict[str, list[Fact]] = field(default_factory=dict)
+
+    @cached_property
+    def uses(self) -> Counter[str]:
+        """In how many of the user's sentences each word is."""
+        return Counter(t for s in self.sentences for t in s.tokens)
+
+    @cached_property
+    def attribute_array(self) -> npt.NDArray[np.object_]:
+        """Each sentence's attribute (None: none), as an array to compare at once."""
+        return np.array([s.attribute for s in self.sentences], dtype=object)
 
     @property
     def attributes(self) -> list[str]:
@@ -141,7 +153,7 @@ def _history(uf: UserFacts, attribute: str) -> list[Fact]:
         (k for k, s in enumerate(uf.sentences) if s.attribute == attribute),
         key=lambda k: uf.sentences[k].at,
     )
-    uses: Counter[str] = Counter(t for s in uf.sentences for t in s.tokens)
+    uses = uf.uses
     owner: dict[str, int] = {}  # salient word -> the fact it marks
     seen: set[str] = set()
     drafts: list[_Draft] = []
@@ -175,35 +187,58 @@ _WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*|[0-9][0-9:.]*")
 _VOCATIVE = re.compile(r"(?:^|[,!?.]\s+|\b(?:hi|hey|thanks|sorry|congrats)\s+)([A-Z][a-z]+)[,.!?]")
 
 
+class _Parsed(NamedTuple):
+    tokens: frozenset[str]
+    names: frozenset[str]  # as written
+    name_tokens: frozenset[str]
+    display: tuple[tuple[str, str], ...]  # a name's tokens -> the name
+    words: tuple[tuple[str, str], ...]  # a one-token word -> the word
+    mine: frozenset[str]  # names the speaker gives as their own
+    asserted: bool
+
+
+@lru_cache(maxsize=65_536)
+def _parse(text: str, analyzer: Analyzer) -> _Parsed:
+    """What one sentence holds (cached: a rebuild after a write parses only what is new)."""
+    names = names_in(text)
+    display = tuple((t, name) for name in sorted(names) for t in analyzer.tokens(name))
+    words = tuple(
+        (wt[0], word) for word in _WORDS.findall(text) if len(wt := analyzer.tokens(word)) == 1
+    )
+    return _Parsed(
+        tokens=frozenset(analyzer.tokens(text)),
+        names=frozenset(names),
+        name_tokens=frozenset(t for t, _ in display),
+        display=display,
+        words=words,
+        mine=frozenset(self_named(text)),
+        asserted=is_assertion(text),
+    )
+
+
 def facts_of(
     derived: dict[str, object],
     records: Sequence[Record],
-    matrix: npt.NDArray[np.float32] | None,
     space: AttributeSpace,
     analyzer: Analyzer,
 ) -> UserFacts:
     """The labelled sentences of the user's own records, cached in ``derived`` (the
-    partition's: it is rebuilt whenever the store changes). Rows of ``matrix`` are the
-    records' vectors (None: each message is embedded here)."""
+    partition's: it is rebuilt whenever the store changes)."""
     with _LOCK:
         hit = derived.get(__name__)
     if isinstance(hit, UserFacts):
         return hit
     stmts = user_statements(records)
     pieces = [(i, s) for i in stmts for s in split_sentences(records[i].text)]
-    vectors = space.embed([s for _, s in pieces])
+    vectors, own = space.embed_scored([s for _, s in pieces])
     labels: list[str | None] = []
     if pieces:
-        msg_vec = (
-            space.rows(matrix[stmts])
-            if matrix is not None
-            else space.embed([records[i].text for i in stmts])
-        )
-        msg_scores = space.scores(msg_vec)
+        # A message's scores from its own text (cached like the sentences'), not from
+        # the partition's vectors: a rebuild then scores only what is new.
+        _, msg_scores = space.embed_scored([records[i].text for i in stmts])
         row = {i: k for k, i in enumerate(stmts)}
         scores = (
-            SENTENCE_WEIGHT * space.scores(vectors)
-            + (1 - SENTENCE_WEIGHT) * msg_scores[[row[i] for i, _ in pieces]]
+            SENTENCE_WEIGHT * own + (1 - SENTENCE_WEIGHT) * msg_scores[[row[i] for i, _ in pieces]]
         )
         labels = space.label(vectors, scores)[0]
     display: dict[str, str] = {}
@@ -211,27 +246,21 @@ def facts_of(
     said_names: set[str] = set()
     mine: set[str] = set()
     for (i, text), label in zip(pieces, labels, strict=True):
-        names = names_in(text)
-        said_names |= names
-        mine |= self_named(text)
-        name_tokens: set[str] = set()
-        for name in names:
-            for t in analyzer.tokens(name):
-                name_tokens.add(t)
-                display[t] = name
-        for word in _WORDS.findall(text):
-            wt = analyzer.tokens(word)
-            if len(wt) == 1:
-                display.setdefault(wt[0], word)
+        parsed = _parse(text, analyzer)
+        said_names |= parsed.names
+        mine |= parsed.mine
+        display.update(parsed.display)
+        for t, word in parsed.words:
+            display.setdefault(t, word)
         sentences.append(
             Sentence(
                 record=i,
                 text=text,
                 at=records[i].created_at,
                 attribute=label,
-                asserted=is_assertion(text),
-                tokens=frozenset(analyzer.tokens(text)),
-                names=frozenset(name_tokens),
+                asserted=parsed.asserted,
+                tokens=parsed.tokens,
+                names=parsed.name_tokens,
             )
         )
     addressed: set[str] = set()

@@ -63,7 +63,7 @@ def _records() -> list[Record]:
 
 def _facts() -> tuple[UserFacts, AttributeSpace]:
     space = AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK)
-    return facts_of({}, _records(), None, space, Analyzer(stem=True, stopwords=True)), space
+    return facts_of({}, _records(), space, Analyzer(stem=True, stopwords=True)), space
 
 
 def test_the_value_introduced_last_holds_now_not_the_one_mentioned_last() -> None:
