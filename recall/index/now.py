@@ -1,7 +1,7 @@
 """What is true now: the user's statements of one attribute, and which of them is current.
 
-Every sentence of the user's own messages (``turn`` records said by the user, and notes)
-is labelled with the attribute it is about (:mod:`.attributes`: nearest labelled examples;
+Every sentence of the user's own messages (the ``turn`` records update_memory kept whose
+role is ``user``) is labelled with the attribute it is about (:mod:`.attributes`: nearest labelled examples;
 the sentence's own scores weigh :data:`SENTENCE_WEIGHT`, its message's the rest, so "it's
 freezing in there" borrows the topic of the message around it).
 
@@ -16,7 +16,8 @@ holds now is the value introduced **last**, not the one mentioned last.
 
 Nothing here is a word list of values or topics: labels come from examples, values from
 the user's own words. Everything is computed once per partition and cached with it (a
-partition is rebuilt when the store changes; sentence vectors are cached by text).
+partition is rebuilt when the store changes; sentence vectors, scores and parses are
+cached by text, so a rebuild after a write works only on what is new).
 """
 
 from __future__ import annotations
