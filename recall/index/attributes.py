@@ -183,7 +183,7 @@ class AttributeSpace:
 
 #: The packaged examples embedded by the default spec's multilingual model (float16), so a
 #: fresh process does not embed 2,000 examples (8 s) before its first answer. Written by
-#: ``python -m recall.index.attributes``; used only when its key matches the model and the
+#: ``benchmarks/refresh_attributes.py``; used only when its key matches the model and the
 #: examples (tests/index/test_attributes.py checks it against the model).
 SHIPPED = "attributes.npz"
 
@@ -231,13 +231,3 @@ def space_for(embedder: Embedder) -> AttributeSpace:
         if space is None:
             space = _SPACES[key] = AttributeSpace(embedder)
         return space
-
-
-if __name__ == "__main__":  # python -m recall.index.attributes: refresh the shipped vectors
-    import tempfile
-
-    import recall
-
-    with tempfile.TemporaryDirectory() as d, recall.open(d) as mem:
-        out = Path(__file__).with_name(SHIPPED)
-        print(out, write_shipped(mem.embedder(), out))

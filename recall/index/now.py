@@ -1,9 +1,9 @@
 """What is true now: the user's statements of one attribute, and which of them is current.
 
 Every sentence of the user's own messages (the ``turn`` records update_memory kept whose
-role is ``user``) is labelled with the attribute it is about (:mod:`.attributes`: nearest labelled examples;
-the sentence's own scores weigh :data:`SENTENCE_WEIGHT`, its message's the rest, so "it's
-freezing in there" borrows the topic of the message around it).
+role is ``user``) is labelled with the attribute it is about (:mod:`.attributes`: nearest
+labelled examples; the sentence's own scores weigh :data:`SENTENCE_WEIGHT`, its message's
+the rest, so "it's cold in there" borrows the topic of the message around it).
 
 For one attribute, its sentences in the order they were said carry values. A *value* is
 marked by salient words: names (capitalized mid-sentence) and words the user rarely uses

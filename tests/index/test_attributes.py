@@ -82,7 +82,7 @@ class _Named:
 
 
 def test_the_shipped_vectors_match_the_examples() -> None:
-    # Edit attributes.tsv, then run `python -m recall.index.attributes` to refresh them.
+    # Edit attributes.tsv, then run benchmarks/refresh_attributes.py to refresh them.
     from recall.index.use_onnx import USEEmbedder
 
     vectors = shipped_vectors(_Named(USEEmbedder.id), examples())  # type: ignore[arg-type]
