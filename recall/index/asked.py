@@ -25,7 +25,7 @@ from ..text.slots import asks_past
 from ..text.stance import NOT_NAMES
 from .attributes import AttributeSpace, space_for
 from .embed import Embedder
-from .now import UserFacts, facts_of, user_statements
+from .now import UserFacts, facts_of
 from .partitions import Partition
 
 __all__ = ["asked_attribute", "current_statements", "leading", "profile_of", "user_facts"]
@@ -49,13 +49,12 @@ def current_statements(
 ) -> list[int]:
     """Positions of the records stating what ``req`` asks of the user now (the newest
     first; [] when it asks no such thing, or the user never said it)."""
-    if (
-        not settings.retrieval.current_facts
-        or req.prior  # a question about a time ("last week") asks about then, not now
-        or not user_statements(part.records)
-    ):
-        return []
+    if not settings.retrieval.current_facts or req.prior:
+        return []  # a question about a time ("last week") asks about then, not now
+    # Built once per partition (in the rebuild after a write), not a scan of every query.
     uf = user_facts(part, embedder, analyzer)
+    if not uf.sentences:
+        return []
     attribute = asked_attribute(req.query, uf, space_for(embedder))
     if attribute is None:
         return []
@@ -116,7 +115,10 @@ def _snippet(text: str, limit: int) -> str:
 
 
 def profile_of(user_id: str, uf: UserFacts, records: Sequence[Record]) -> Profile:
-    """The public view of ``uf``: every attribute the user stated, its values oldest first."""
+    """The public view of ``uf``: every attribute the user stated, its values oldest first
+    (built once per partition: every memory block asks for it)."""
+    if uf.profile is not None:
+        return uf.profile
     facts: dict[str, list[PublicFact]] = {}
     for attribute in uf.attributes:
         out = []
@@ -136,4 +138,5 @@ def profile_of(user_id: str, uf: UserFacts, records: Sequence[Record]) -> Profil
             )
         if out:
             facts[attribute] = out
-    return Profile(user_id=user_id, facts=facts)
+    uf.profile = Profile(user_id=user_id, facts=facts)
+    return uf.profile

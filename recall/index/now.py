@@ -34,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ..models import Record
+from ..models import Profile, Record
 from ..text.analyzer import Analyzer
 from ..text.passages import split_sentences
 from ..text.stance import NOT_NAMES, is_assertion, names_in, self_named
@@ -92,6 +92,8 @@ class UserFacts:
     user_names: frozenset[str]
     other_names: frozenset[str]
     _history: dict[str, list[Fact]] = field(default_factory=dict)
+    #: The public view (recall.index.asked.profile_of), once built.
+    profile: Profile | None = None
 
     @cached_property
     def uses(self) -> Counter[str]:

@@ -211,8 +211,9 @@ class MemoryCore:
         """What is true of the user now, and what was: each attribute their own words set
         (where they live, who they work for, the gym they go to...), its values oldest
         first with when each was introduced and last said, the records stating it and what
-        replaced it. Read from the raw turns and notes, in any phrasing, en and zh
-        (recall.index.now); ``profile(u).now()`` is the current value of each."""
+        replaced it. Read from the user's raw turns (not notes: they name no speaker), in any
+        phrasing, en and zh (recall.index.now); ``profile(u).now()`` is the current value of
+        each."""
         uid = require_user_id(user_id)
         kinds = inputs.depth_kinds(None, self.settings)
         return self.retriever.profile(uid, kinds, self.embedder())[0]

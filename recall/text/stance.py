@@ -1,4 +1,4 @@
-"""Whether a sentence asserts something of the speaker as it is, and who a question asks about.
+"""Whether a sentence asserts something of the speaker as it is, and the names it holds.
 
 A statement can name a value without making it the user's: a question ("is Rust worth
 learning?"), a wish, plan or hypothetical ("thinking of moving next year", "if I ever quit
