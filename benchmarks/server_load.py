@@ -54,7 +54,6 @@ import anyio
 import httpx
 
 import recall
-from recall.server.aio import warm_up
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = ["cache", "deploy", "friday", "redis", "tea", "coffee", "budget", "launch", "design"]
@@ -131,7 +130,7 @@ def _family(pid: int) -> list[int]:
 def replay(folder: Path, ops: list[Op]) -> dict[str, Any]:
     """One thread, the same operations in order, on a copy of the seeded folder."""
     with recall.open(folder) as mem:
-        warm_up(mem)
+        mem.warm_up()
         lat: dict[str, list[float]] = {"recall": [], "remember": []}
         errors = 0
         start, cpu = time.perf_counter(), time.process_time()

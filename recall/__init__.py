@@ -45,12 +45,17 @@ from .errors import (
 )
 from .index.embed import Embedder, MiniLMEmbedder, USEEmbedder, load_embedder
 from .index.fuse import fuse_linear, fuse_rrf, minmax
+from .index.own import Embeds
 from .index.spec import IndexSpec, load_spec
+from .inputs import Depth, Fusion
 from .lifecycle.answer import AnswerWithSummary, parse_answer_with_summary
 from .lifecycle.article import LongTerm
 from .lifecycle.pipeline import UpdateResult
 from .memory import Memory, open
+from .memory.forget import Forgotten
 from .memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
+from .memory.state import IndexState, KeyClaim, UserIndexState
+from .memory.users import ImportResult, UserDeletion
 from .models import Fact, Hit, Profile, Record
 from .settings import Settings
 from .text import count_tokens, estimate_tokens, tokenize
@@ -79,17 +84,24 @@ __all__ = [
     "DEEP_RECALL_TOOL_RESPONSES",
     "DatasetError",
     "DeepRecallArgs",
+    "Depth",
     "Embedder",
     "EmbedderError",
+    "Embeds",
     "Explained",
     "Fact",
     "ForbiddenError",
+    "Forgotten",
+    "Fusion",
     "Hit",
     "HostError",
+    "ImportResult",
     "InProgressError",
     "IndexSpec",
     "IndexStaleError",
+    "IndexState",
     "InputError",
+    "KeyClaim",
     "KeyReusedError",
     "LLMError",
     "LongTerm",
@@ -114,7 +126,9 @@ __all__ = [
     "USEEmbedder",
     "UnknownUserError",
     "UpdateResult",
+    "UserDeletion",
     "UserExistsError",
+    "UserIndexState",
     "classify_consent",
     "count_tokens",
     "estimate_tokens",

@@ -61,10 +61,10 @@ def serve(
     another address. ``--workers N`` serves HTTP from N processes sharing the store and a
     Chroma server.
     """
-    from ..index.chroma_host import yield_threads
     from ..memory import open as open_folder
     from ..models import require_user_id
     from ..server import serve_http, serve_stdio
+    from ..server.threads import yield_threads
     from ..settings import Settings
 
     updates: dict[str, Any] = {"path": path}

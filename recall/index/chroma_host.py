@@ -31,7 +31,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ChromaHostError", "HostedClient", "HostedCollection", "yield_threads"]
+__all__ = ["ChromaHostError", "HostedClient", "HostedCollection"]
 
 log = logging.getLogger(__name__)
 
@@ -182,33 +182,6 @@ class HostedClient:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     self._proc.wait(10)
             self._stop()
-
-
-def yield_threads(steps: int) -> int:
-    """Lower every thread of this process by ``steps`` nice steps; returns how many.
-
-    A server calls it once its child runs: the child is the one writer of the vector store
-    and every write waits for it, so it should not wait for a core behind the server's own
-    threads (``benchmarks/server_load.py``, runs paired in turn: 1.32x and 1.29x one
-    thread at 0 steps, 1.58x and 1.68x at 10). Raising one's own nice value needs no
-    privilege; Linux keeps it per thread, and a thread started later inherits its
-    starter's.
-    """
-    if steps <= 0 or not hasattr(os, "setpriority"):
-        return 0
-    done = 0
-    try:
-        tids = [int(t) for t in os.listdir("/proc/self/task")]
-    except OSError:  # not Linux: the process's priority
-        tids = [0]
-    for tid in tids:
-        try:
-            now = os.getpriority(os.PRIO_PROCESS, tid)
-            os.setpriority(os.PRIO_PROCESS, tid, min(19, now + steps))
-            done += 1
-        except OSError as exc:  # a thread that ended meanwhile; a system that refuses
-            log.debug("recall: could not lower thread %s: %s", tid, exc)
-    return done
 
 
 def _run(client: Any, collections: dict[str, Any], msg: tuple[Any, ...]) -> Any:

@@ -5,7 +5,7 @@ the BM25 model over their texts, the records, and (unless the cache is off) thei
 loaded from Chroma once per version and scored exactly by one matrix-vector product (a
 Chroma query with the user filter took 15-25 ms at 10,000 records). With the cache off
 (``vector_cache_mb=0``) every query goes to Chroma with the user filter and fetches the
-vectors of keyword-only candidates. Steps are timed as :mod:`.spans` when counted.
+vectors of keyword-only candidates. Steps are timed as :mod:`recall.spans` when counted.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import numpy.typing as npt
 from ..errors import EmbedderError, StoreError
 from ..models import Hit, Profile, RecallRequest
 from ..settings import Settings
+from ..spans import span
 from ..store import Store
 from ..text import Analyzer
 from . import crosslang, threads, window
@@ -31,7 +32,6 @@ from .fuse import fuse_linear, fuse_rrf, minmax
 from .hits import ordered
 from .keyword import BM25Params
 from .partitions import Partition, PartitionCache
-from .spans import span
 from .sync import IndexSync
 from .vector import VectorIndex
 

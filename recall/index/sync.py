@@ -24,9 +24,9 @@ from collections.abc import Callable, Sequence
 
 from ..errors import EmbedderError, StoreError
 from ..models import Record
+from ..spans import span
 from ..store import Store, content_hash
 from .embed import Embedder
-from .spans import span
 from .vector import VectorIndex
 
 __all__ = ["IndexSync"]

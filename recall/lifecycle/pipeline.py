@@ -26,11 +26,11 @@ from typing import Any
 
 from ..errors import InputError
 from ..index.embed import Embedder
-from ..index.spans import span
 from ..index.spec import IndexSpec
 from ..llm import LLMClient
 from ..models import Record, require_user_id, shown
 from ..settings import Settings
+from ..spans import span
 from ..store import Job, Store, Transaction, new_job_id
 from ..text import count_tokens
 from .answer import AnswerWithSummary, parse_answer_with_summary

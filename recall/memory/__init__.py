@@ -3,7 +3,8 @@
 :class:`Memory` is assembled from one part per concern, each a module of its own: the core
 (:mod:`.core`: records in, hits out) and the memory tiers (:mod:`.tiers`: update_memory,
 short-term, the long-term article), whole users (:mod:`.users`), forgetting a fact
-everywhere (:mod:`.forget`) and the read-only views (:mod:`.inspect`). None holds
+everywhere (:mod:`.forget`), the read-only views (:mod:`.inspect`) and its account of
+itself (:mod:`.state`: users, index state, warm-up, writes remembered by key). None holds
 retrieval or lifecycle logic of its own.
 """
 
@@ -17,13 +18,14 @@ from ..inputs import open_settings
 from ..settings import Settings
 from .forget import ForgetMethods
 from .inspect import InspectMethods
+from .state import StateMethods
 from .tiers import TierMethods
 from .users import UserMethods
 
 __all__ = ["Memory", "open"]
 
 
-class Memory(ForgetMethods, TierMethods, UserMethods, InspectMethods):
+class Memory(ForgetMethods, TierMethods, UserMethods, InspectMethods, StateMethods):
     """One memory folder: a SQLite store, a Chroma vector index and BM25 partitions."""
 
 

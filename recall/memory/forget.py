@@ -19,7 +19,10 @@ from ..models import require_user_id
 from .tiers import TierMethods
 from .users import UserMethods
 
-__all__ = ["ForgetMethods", "Forgotten"]
+__all__ = ["ForgetMethods", "Forgotten", "MIN_FACT_CHARS"]
+
+#: The fewest characters a fact to forget or edit may hold (a service's schemas say it).
+MIN_FACT_CHARS = scrub.MIN_FACT_CHARS
 
 
 class Forgotten(BaseModel):

@@ -21,6 +21,9 @@ from ..models import Hit, Record, require_user_id
 from ..text.tokens import estimate_tokens
 from .core import MemoryCore
 
+#: A listing's kind filter, checked (for a service that lists records page by page).
+record_kinds = inputs.record_kinds
+
 __all__ = [
     "ArticleDiff",
     "ArticleVersion",
@@ -29,6 +32,7 @@ __all__ = [
     "InspectMethods",
     "MAX_PAGE",
     "RecordPage",
+    "record_kinds",
 ]
 
 #: Most records one page may hold: a page is for reading, an export for everything.

@@ -9,7 +9,7 @@ Modules: :mod:`.aio` (off-loop calls), :mod:`.auth` (API keys and tenants), :mod
 and the two transports).
 """
 
-from .aio import AsyncMemory, warm_up
+from .aio import AsyncMemory
 from .app import build_app, serve_http, serve_stdio
 from .auth import ApiKeys
 from .errors import AuthError, ForbiddenError, NotFoundError, TooLargeError
@@ -26,5 +26,4 @@ __all__ = [
     "build_mcp",
     "serve_http",
     "serve_stdio",
-    "warm_up",
 ]

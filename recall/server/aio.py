@@ -14,34 +14,32 @@ from typing import TYPE_CHECKING, Any, Self
 
 import anyio.to_thread
 
-from .lanes import TenantLanes
+from .aio_state import AsyncStateMethods
 
 if TYPE_CHECKING:
-    from .. import inputs
-    from ..index.embed import Embedder
-    from ..lifecycle.article import LongTerm
-    from ..lifecycle.pipeline import UpdateResult
-    from ..memory import Memory
-    from ..memory.forget import Forgotten
-    from ..memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
-    from ..memory.users import ImportResult, UserDeletion
-    from ..models import Hit, Profile, Record
+    from .. import (
+        ArticleDiff,
+        ArticleVersion,
+        Depth,
+        Embedder,
+        Explained,
+        Forgotten,
+        Fusion,
+        Hit,
+        ImportResult,
+        LongTerm,
+        Memory,
+        Profile,
+        Record,
+        RecordPage,
+        UpdateResult,
+        UserDeletion,
+    )
 
-__all__ = ["AsyncMemory", "warm_up"]
-
-
-def warm_up(memory: Memory) -> None:
-    """Load every model a request would otherwise load on first use: the embedders (both
-    of a composite spec), jieba's dictionary and the stemmer, tiktoken, the lifecycle."""
-    embedder = memory.embedder()
-    embedder.embed_documents(["warm up"])
-    embedder.embed_query("warm up")
-    embedder.embed_query("预热")  # a CJK query routes to the multilingual model
-    memory.retriever.analyzer.tokens("预热 warm up")
-    memory.should_summarize([{"role": "user", "content": "warm up"}])
+__all__ = ["AsyncMemory"]
 
 
-class AsyncMemory(TenantLanes):
+class AsyncMemory(AsyncStateMethods):
     """``await``-able :class:`recall.Memory`: same methods, run off the event loop.
 
     ``timeout_s`` bounds every call, its wait for a slot included (None: no bound);
@@ -62,8 +60,8 @@ class AsyncMemory(TenantLanes):
         self.memory = memory
 
     async def warm_up(self) -> None:
-        """:func:`warm_up` on a worker thread."""
-        await self.run(warm_up, self.memory)
+        """:meth:`recall.Memory.warm_up` on a worker thread."""
+        await self.run(self.memory.warm_up)
 
     async def aclose(self) -> None:
         """Close the memory (drains background jobs first)."""
@@ -113,9 +111,9 @@ class AsyncMemory(TenantLanes):
         user_id: str,
         top_k: int | None = None,
         kinds: Sequence[str] | None = None,
-        depth: inputs.Depth | None = None,
+        depth: Depth | None = None,
         alpha: float | None = None,
-        fusion: inputs.Fusion | None = None,
+        fusion: Fusion | None = None,
         allow_degraded: bool = False,
         since: datetime | str | None = None,
         until: datetime | str | None = None,
@@ -265,7 +263,7 @@ class AsyncMemory(TenantLanes):
         user_id: str,
         top_k: int | None = None,
         kinds: Sequence[str] | None = None,
-        depth: inputs.Depth | None = None,
+        depth: Depth | None = None,
         since: datetime | str | None = None,
         until: datetime | str | None = None,
         now: datetime | str | None = None,

@@ -18,8 +18,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..errors import InputError
-from ..index.spans import span
 from ..models import validation_message
+from ..spans import span
 
 __all__ = ["json_response", "parse_json", "read_body"]
 

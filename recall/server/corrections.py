@@ -24,9 +24,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..lifecycle.article import LongTerm
-from ..lifecycle.forget import MIN_FACT_CHARS
-from ..memory.forget import Forgotten
+from .. import LongTerm
+from ..memory.forget import MIN_FACT_CHARS, Forgotten
 from .bodies import read_body
 from .errors import NotFoundError
 from .rest import Endpoint, RestApi
@@ -127,7 +126,7 @@ class CorrectionsApi:
         uid = self.rest._user(request)
         body = await read_body(request, RollbackBody)
         memory = self.rest.amem.memory
-        newest = await self.rest.amem.run(memory.store.article_version, uid)
+        newest = await self.rest.amem.article_version(uid)
         if body.version > newest:
             raise NotFoundError(
                 f"user {uid!r} has no long-term version {body.version}; newest is {newest}"

@@ -1,7 +1,7 @@
 """The ``Idempotency-Key`` of the REST API's POST writes (notes, memories, import).
 
 A write sent with the header runs once per user and key: its answer is remembered in the
-store (:mod:`recall.store.idempotency`) and a retry with the same key gets that answer,
+store (:meth:`recall.Memory.claim_key`) and a retry with the same key gets that answer,
 writing nothing, even when the first request answered 504 because the write outlived the
 request timeout. This module owns the header's name and syntax (:func:`idempotency_key`),
 the ids a keyed note gets (:func:`note_ids`) and the run-once protocol (:func:`run_once`).
@@ -18,8 +18,8 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
+from .. import KeyClaim
 from ..errors import InputError, RecallError
-from ..store import idempotency
 from .aio import AsyncMemory
 from .errors import InProgressError, KeyReusedError
 
@@ -78,12 +78,12 @@ async def run_once(
     again with another request is refused (422), with the same one while the first
     still runs answered 409, after it the first answer comes back.
     """
-    store = amem.memory.store
+    memory = amem.memory
     fingerprint = _fingerprint(request_id)
-    claim = await amem.run_for(uid, idempotency.begin, store, uid, key, fingerprint)
+    claim = await amem.claim_key(uid, key, fingerprint)
     if claim.state == "new" and (uid, key) in _running:
         # A reservation goes stale by its age; one whose write still runs here is not.
-        claim = idempotency.Claim("running")
+        claim = KeyClaim(state="running")
     if claim.state == "done":
         return Response(
             claim.body,
@@ -112,7 +112,7 @@ async def run_once(
         except InputError:
             # Refused before anything was written: the key is free for a corrected retry.
             try:
-                idempotency.release(store, uid, key)
+                memory.release_key(uid, key)
             except RecallError:  # the reservation goes stale and is taken over later
                 log.warning("recall server: could not release %s %r", IDEMPOTENCY_HEADER, key)
             raise
@@ -122,7 +122,7 @@ async def run_once(
         finally:
             with _running_lock:
                 _running.discard((uid, key))
-        idempotency.finish(store, uid, key, status, body)
+        memory.finish_key(uid, key, status, body)
         return body
 
     body = await amem.run_for(uid, remembered)

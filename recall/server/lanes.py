@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 
-from ..index import spans
+from .. import spans
 from .auth import tenant_of
 
 __all__ = ["TenantLanes"]

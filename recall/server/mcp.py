@@ -31,10 +31,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_REQUEST, CallToolResult
 from pydantic import Field
 
-from .. import __version__
+from .. import LongTerm, UpdateResult, __version__
 from ..errors import InputError, RecallError
-from ..lifecycle.article import LongTerm
-from ..lifecycle.pipeline import UpdateResult
 from ..memory import Memory
 from ..models import require_user_id
 from ..tool import DEEP_RECALL_TOOL, DeepRecallArgs, bound_top_k, recall_content
@@ -88,38 +86,33 @@ def folder_stats(memory: Memory, only: str | None = None) -> dict[str, Any]:
         stats = memory.stats()
         stats.pop("path", None)
         return stats
-    counts = memory.store.counts().get(only, {})
-    held = only in memory.store.users()
+    state = memory.index_state(only)
+    row = state.users[0] if state.users else None
     return {
-        "spec": memory.spec.name,
-        "fingerprint": memory.spec.fingerprint,
-        "users": int(held),
-        "records": sum(counts.values()),
-        "kinds": {kind: counts[kind] for kind in sorted(counts)},
-        "lagging_users": int(held and bool(memory.sync.lag(only))),
+        "spec": state.spec,
+        "fingerprint": state.fingerprint,
+        "users": int(row is not None),
+        "records": row.records if row else 0,
+        "kinds": row.kinds if row else {},
+        "lagging_users": int(row is not None and row.lagging),
     }
 
 
 def index_check(memory: Memory, only: str | None = None) -> dict[str, Any]:
     """Per user: records, store version, the version the vector index reflects, lagging
     (``only``: that user alone, when it holds memory)."""
-    counts = memory.store.counts()
-    users = []
-    for uid in memory.store.users():
-        if only is not None and uid != only:
-            continue
-        version = memory.store.version(uid)
-        indexed = memory.store.index_version(memory.sync.key, uid)
-        users.append(
-            {
-                "user_id": uid,
-                "records": sum(counts.get(uid, {}).values()),
-                "version": version,
-                "index_version": indexed,
-                "lagging": indexed != version,
-            }
-        )
-    return {"spec": memory.spec.name, "fingerprint": memory.spec.fingerprint, "users": users}
+    state = memory.index_state(only)
+    users = [
+        {
+            "user_id": row.user_id,
+            "records": row.records,
+            "version": row.version,
+            "index_version": row.index_version,
+            "lagging": row.lagging,
+        }
+        for row in state.users
+    ]
+    return {"spec": state.spec, "fingerprint": state.fingerprint, "users": users}
 
 
 class _Tools:

@@ -17,9 +17,8 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from ..lifecycle.article import LongTerm
-from ..lifecycle.forget import MIN_FACT_CHARS
-from ..memory.forget import Forgotten
+from .. import LongTerm
+from ..memory.forget import MIN_FACT_CHARS, Forgotten
 from .aio import AsyncMemory
 from .mcp_hints import ERASES, REWRITES, compact
 

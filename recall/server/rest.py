@@ -32,14 +32,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .. import __version__
+from .. import LongTerm, UpdateResult, __version__
 from ..errors import InputError, UnknownUserError
-from ..index.spans import span
-from ..inputs import record_kinds
-from ..lifecycle.article import LongTerm
-from ..lifecycle.pipeline import UpdateResult
+from ..memory.inspect import record_kinds
 from ..memory.users import ImportResult, UserDeletion
 from ..models import require_user_id
+from ..spans import span
 from ..tool import bound_top_k
 from . import schemas as s
 from .aio import AsyncMemory
@@ -242,7 +240,7 @@ class RestApi:
                     f"version must be a non-negative integer such as ?version=3, got {raw!r}"
                 )
             version = int(raw)
-            newest = await self.amem.run(self.amem.memory.store.article_version, uid)
+            newest = await self.amem.article_version(uid)
             if version > newest:
                 raise NotFoundError(
                     f"user {uid!r} has no long-term version {version}; newest is {newest}"

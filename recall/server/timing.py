@@ -16,7 +16,7 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..index.spans import tally
+from ..spans import tally
 
 __all__ = ["ServerTiming", "header_value"]
 

@@ -182,7 +182,7 @@ def _nice(pid: int) -> list[int]:
 
 _YIELD = """
 import os, threading
-from recall.index.chroma_host import yield_threads
+from recall.server.threads import yield_threads
 stop = threading.Event()
 before = threading.Thread(target=stop.wait)
 before.start()

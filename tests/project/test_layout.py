@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -31,7 +32,7 @@ def _lint_imports(cwd: Path, pythonpath: Path) -> subprocess.CompletedProcess[st
 def test_the_layers_contract_holds() -> None:
     done = _lint_imports(ROOT, ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "1 kept, 0 broken" in done.stdout
+    assert "2 kept, 0 broken" in done.stdout
 
 
 @pytest.mark.slow
@@ -45,6 +46,30 @@ def test_the_layers_contract_fails_when_a_lower_layer_imports_a_higher_one(
     done = _lint_imports(tmp_path, tmp_path)
     assert done.returncode != 0
     assert "recall.store is not allowed to import recall.cli" in done.stdout
+
+
+@pytest.mark.parametrize("engine", ["store", "index.retriever", "lifecycle.article", "inputs"])
+def test_the_server_importing_the_engine_breaks_the_wall(tmp_path: Path, engine: str) -> None:
+    # Issue 34: the server is a client of recall's public face, as a third party's would be.
+    shutil.copytree(ROOT / "recall", tmp_path / "recall")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    breach = tmp_path / "recall" / "server" / "breach.py"
+    breach.write_text(f"from ..{engine} import __name__ as engine  # a violation\n")
+    done = _lint_imports(tmp_path, tmp_path)
+    assert done.returncode != 0
+    assert re.search(r"public face only[^\n]*\n?[^\n]*BROKEN", done.stdout), done.stdout
+    assert f"recall.server.breach -> recall.{engine}" in done.stdout
+
+
+def test_the_server_does_not_reach_under_the_facade() -> None:
+    wiring = re.compile(r"\bmemory\.(store|sync|spec|retriever|vectors)\b")
+    found = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in sorted((ROOT / "recall" / "server").rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if wiring.search(line)
+    ]
+    assert not found, f"the server reaches into Memory's wiring: {found}"
 
 
 def test_no_module_is_over_300_lines() -> None:

@@ -16,7 +16,7 @@ from recall.server.aio import AsyncMemory
 from recall.testing import HashEmbedder
 
 #: AsyncMemory's own public methods, beyond Memory's.
-ASYNC_ONLY = {"aclose", "run", "run_for", "warm_up"}
+ASYNC_ONLY = {"aclose", "run", "run_for"}
 
 
 def _public_methods(cls: type) -> dict[str, Any]:

@@ -10,9 +10,9 @@ import anyio.to_thread
 from starlette.testclient import TestClient
 
 import recall
-from recall.index.spans import add, span, tally
 from recall.server import ApiKeys, build_app
 from recall.server.timing import header_value
+from recall.spans import add, span, tally
 
 LOCAL = "http://localhost"
 KEY = "operator-key-0123456789"

@@ -16,15 +16,14 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
 from ...errors import InputError, UnknownUserError
-from ...inputs import record_kinds
-from ...memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
+from ...memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage, record_kinds
 from ...models import Profile, Record, require_user_id
 from ...text.dates import parse_bound
 from ..auth import allows
 from ..errors import NotFoundError
 
 if TYPE_CHECKING:
-    from ...lifecycle.article import LongTerm
+    from ... import LongTerm
     from ...memory import Memory
 
 __all__ = [
@@ -175,11 +174,10 @@ class UserView:
 
 def visible_users(memory: Memory, tenant: str) -> list[tuple[str, int]]:
     """The users ``tenant`` may see (``*``: all), each with its number of records."""
-    counts = memory.store.counts()
     return [
-        (uid, sum(counts.get(uid, {}).values()))
-        for uid in memory.store.users()
-        if allows(tenant, uid)
+        (row.user_id, row.records)
+        for row in memory.index_state().users
+        if allows(tenant, row.user_id)
     ]
 
 
@@ -191,10 +189,10 @@ def gather(memory: Memory, user_id: str, params: Params, *, report: bool = False
     holds nothing, ``NotFoundError`` (404) for a version past the newest.
     """
     uid = require_user_id(user_id)
-    store = memory.store
-    if store.version(uid) == 0:
+    held = memory.index_state(uid).users
+    if not held:
         raise UnknownUserError(f"user {uid!r} holds no memory here")
-    newest = store.article_version(uid)
+    newest = memory.article_version(uid)
     if params.version is not None and params.version > newest:
         raise NotFoundError(
             f"user {uid!r} has no long-term version {params.version}; newest is {newest}"
@@ -222,7 +220,7 @@ def gather(memory: Memory, user_id: str, params: Params, *, report: bool = False
         versions=versions,
         short_term=memory.short_term(uid),
         page=page,
-        kinds=dict(sorted(store.counts().get(uid, {}).items())),
+        kinds=held[0].kinds,
         diff=None if diff_of is None else memory.article_diff(uid, *diff_of),
         explained=None if params.query is None else memory.explain(params.query, user_id=uid),
         profile=memory.profile(uid),

@@ -1,0 +1,118 @@
+"""The facade's account of itself: which users it holds, how far their index is, the
+newest article version, models loaded ahead, and writes remembered by key.
+
+What a service built on :class:`recall.Memory` needs to know about the memory without
+reaching into its store or its index: the server's ``stats`` and ``index_check`` tools, the
+inspector's user list, a REST version check and the ``Idempotency-Key`` header all read it
+here, as any third party would.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ..models import require_user_id
+from ..store import idempotency
+from .core import MemoryCore
+
+__all__ = ["IndexState", "KeyClaim", "StateMethods", "UserIndexState"]
+
+
+class UserIndexState(BaseModel):
+    """One user's records and how far the vector index reflects them."""
+
+    user_id: str
+    records: int
+    kinds: dict[str, int] = Field(description="Records per kind.")
+    version: int = Field(description="The store's version of this user (one per write).")
+    index_version: int | None = Field(description="The store version the index reflects.")
+
+    @property
+    def lagging(self) -> bool:
+        """Whether writes of this user are not yet in the vector index."""
+        return self.index_version != self.version
+
+
+class IndexState(BaseModel):
+    """The index spec of the memory and, per user, its records and index lag."""
+
+    spec: str
+    fingerprint: str
+    users: list[UserIndexState]
+
+
+class KeyClaim(BaseModel):
+    """What :meth:`StateMethods.claim_key` found for a write's key.
+
+    ``new``: reserved for this request, run the write. ``done``: the remembered answer is
+    ``status`` and ``body``. ``running``: the first request is still writing. ``mismatch``:
+    the key was used for a different request.
+    """
+
+    state: Literal["new", "done", "running", "mismatch"]
+    status: int = 0
+    body: str = ""
+
+
+class StateMethods(MemoryCore):
+    """Users, index state, article version, warm-up and keyed writes of :class:`Memory`."""
+
+    def users(self) -> list[str]:
+        """The ids of the users that hold memory here."""
+        return list(self.store.users())
+
+    def index_state(self, user_id: str | None = None) -> IndexState:
+        """Per user (``user_id``: that user alone, if it holds memory): records per kind,
+        the store's version and the version the vector index reflects."""
+        only = None if user_id is None else require_user_id(user_id)
+        counts = self.store.counts()
+        rows = []
+        for uid in self.store.users():
+            if only is not None and uid != only:
+                continue
+            kinds = counts.get(uid, {})
+            rows.append(
+                UserIndexState(
+                    user_id=uid,
+                    records=sum(kinds.values()),
+                    kinds={k: kinds[k] for k in sorted(kinds)},
+                    version=self.store.version(uid),
+                    index_version=self.store.index_version(self.sync.key, uid),
+                )
+            )
+        return IndexState(spec=self.spec.name, fingerprint=self.spec.fingerprint, users=rows)
+
+    def article_version(self, user_id: str) -> int:
+        """The newest version of the user's long-term article (0: none yet)."""
+        return self.store.article_version(require_user_id(user_id))
+
+    def warm_up(self) -> None:
+        """Load every model a request would otherwise load on first use: the embedders
+        (both of a composite spec), jieba's dictionary and the stemmer, tiktoken, the
+        lifecycle. A server calls it before it opens its port."""
+        embedder = self.embedder()
+        embedder.embed_documents(["warm up"])
+        embedder.embed_query("warm up")
+        embedder.embed_query("预热")  # a CJK query routes to the multilingual model
+        self.retriever.analyzer.tokens("预热 warm up")
+        self._lifecycle().should_summarize([{"role": "user", "content": "warm up"}])
+
+    # --- writes remembered by key (a service's Idempotency-Key) --------------------------
+    # The rows live in the store, so every process on a folder or a PostgreSQL database
+    # sees them, a restart keeps them, and they go with delete_user.
+
+    def claim_key(self, user_id: str, key: str, fingerprint: str) -> KeyClaim:
+        """Reserve ``key`` of ``user_id`` for the request ``fingerprint``, or say why not
+        (the answer remembered for it, still running, or used for another request)."""
+        got = idempotency.begin(self.store, require_user_id(user_id), key, fingerprint)
+        return KeyClaim(state=got.state, status=got.status, body=got.body)
+
+    def finish_key(self, user_id: str, key: str, status: int, body: str) -> None:
+        """Remember the answer of the write that reserved ``key``."""
+        idempotency.finish(self.store, require_user_id(user_id), key, status, body)
+
+    def release_key(self, user_id: str, key: str) -> None:
+        """Free a reservation whose write failed before writing: a retry runs again."""
+        idempotency.release(self.store, require_user_id(user_id), key)

@@ -1,0 +1,47 @@
+"""The async face of :mod:`recall.memory.state`: users, index state, article version and
+writes remembered by key, each run on a worker thread and awaited."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .lanes import TenantLanes
+
+if TYPE_CHECKING:
+    from .. import IndexState, KeyClaim, Memory
+
+__all__ = ["AsyncStateMethods"]
+
+
+class AsyncStateMethods(TenantLanes):
+    """:class:`~recall.server.aio.AsyncMemory`'s part for :mod:`recall.memory.state`."""
+
+    memory: Memory
+
+    async def users(self) -> list[str]:
+        """:meth:`recall.Memory.users` on a worker thread."""
+        return list(await self.run(self.memory.users))
+
+    async def index_state(self, user_id: str | None = None) -> IndexState:
+        """:meth:`recall.Memory.index_state` on a worker thread."""
+        state: IndexState = await self.run(self.memory.index_state, user_id)
+        return state
+
+    async def article_version(self, user_id: str) -> int:
+        """:meth:`recall.Memory.article_version` on a worker thread."""
+        return int(await self.run_for(user_id, self.memory.article_version, user_id))
+
+    async def claim_key(self, user_id: str, key: str, fingerprint: str) -> KeyClaim:
+        """:meth:`recall.Memory.claim_key` on a worker thread."""
+        claim: KeyClaim = await self.run_for(
+            user_id, self.memory.claim_key, user_id, key, fingerprint
+        )
+        return claim
+
+    async def finish_key(self, user_id: str, key: str, status: int, body: str) -> None:
+        """:meth:`recall.Memory.finish_key` on a worker thread."""
+        await self.run_for(user_id, self.memory.finish_key, user_id, key, status, body)
+
+    async def release_key(self, user_id: str, key: str) -> None:
+        """:meth:`recall.Memory.release_key` on a worker thread."""
+        await self.run_for(user_id, self.memory.release_key, user_id, key)
