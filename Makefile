@@ -72,17 +72,20 @@ imports: $(STAMP)
 check: lint typecheck imports test plain-install-check
 
 # What a user gets from `pip install .` without extras (issue 23): a fresh venv, recreated
-# each time, must hold no torch and no dev package, and run the README's commands and first
-# snippet and `recall bench synthetic` to the end. pip's cache and the configured indexes
-# serve the wheels; nothing beyond the core dependencies is installed.
+# each time, must hold no torch, no dev package and no server or postgres extra (issue 34),
+# run the README's commands and first snippet and `recall bench synthetic` to the end, and
+# `recall serve` there names the server extra in one line. pip's cache and the configured
+# indexes serve the wheels; nothing beyond the core dependencies is installed.
 PLAIN := .venv-plain
-PLAIN_ONLY_EXTRAS := torch|sentence-transformers|transformers|rank-bm25|matplotlib|langchain-core|llama-index-core
+PLAIN_ONLY_EXTRAS := torch|sentence-transformers|transformers|rank-bm25|matplotlib|langchain-core|llama-index-core|mcp|starlette|psycopg|psycopg-binary
 plain-install-check:
 	rm -rf $(PLAIN)
 	$(PY) -m venv $(PLAIN)
 	$(PLAIN)/bin/pip install -q .
 	@extra=$$($(PLAIN)/bin/pip list --format=freeze 2>/dev/null | grep -iE '^($(PLAIN_ONLY_EXTRAS))==' || true); \
 	if [ -n "$$extra" ]; then echo "a plain install pulled packages of the extras: $$extra"; exit 1; fi
+	@! $(PLAIN)/bin/recall serve --path $(PLAIN)/no-memory 2>$(PLAIN)/serve.err
+	grep -q "pip install 'recall-memory\[server\]'" $(PLAIN)/serve.err
 	mkdir -p $(PLAIN)/run
 	cd $(PLAIN)/run && ../bin/recall bench synthetic --users 1 --out results --quiet
 	test -s $(PLAIN)/run/results/synthetic.json

@@ -10,6 +10,7 @@ A command that prints takes ``--json`` (:data:`json_option`): one JSON document 
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -63,6 +64,28 @@ class RecallGroup(click.Group):
                 err=True,
             )
             ctx.exit(1)
+
+
+#: What ``recall serve`` and ``recall report`` import beyond the core: the server extra.
+SERVER_PACKAGES = ("mcp", "starlette", "uvicorn")
+
+
+def need_server_extra(command: str) -> None:
+    """Exit 1 with one line naming the server extra when its packages are missing (a plain
+    ``pip install``), before anything loads or is created."""
+    missing = []
+    for name in SERVER_PACKAGES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        click.echo(
+            f"error: recall {command} needs {', '.join(missing)}, in the server extra: "
+            "pip install 'recall-memory[server]'",
+            err=True,
+        )
+        sys.exit(1)
 
 
 path_option = click.option(

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
-from .app import open_memory, path_option, url_option
+from .app import need_server_extra, open_memory, path_option, url_option
 from .memory import memory_group
 
 __all__ = ["report"]
@@ -38,6 +38,7 @@ __all__ = ["report"]
 def report(user_id: str, out: Path, query: str | None, path: Path, chroma_url: str | None) -> None:
     """Write USER's memory (article, versions, a diff, summaries, every record, and
     --query explained) to one self-contained HTML file that needs no server."""
+    need_server_extra("memory report")
     from ..server.ui import Params, gather, report_page
 
     # The same checks as the inspector's query box (its length bound included).

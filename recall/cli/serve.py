@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .app import main, path_option, url_option
+from .app import main, need_server_extra, path_option, url_option
 
 __all__ = ["serve"]
 
@@ -61,6 +61,7 @@ def serve(
     another address. ``--workers N`` serves HTTP from N processes sharing the store and a
     Chroma server.
     """
+    need_server_extra("serve")
     from ..memory import open as open_folder
     from ..models import require_user_id
     from ..server import serve_http, serve_stdio

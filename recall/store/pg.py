@@ -69,9 +69,10 @@ class PostgresDialect:
     def _connect(self) -> Any:
         try:
             import psycopg
-        except ImportError as exc:  # pragma: no cover - a broken install
+        except ImportError as exc:
             raise StoreError(
-                f"the PostgreSQL store needs psycopg ({exc}); reinstall recall"
+                "a postgresql:// store needs psycopg, in the postgres extra: "
+                "pip install 'recall-memory[postgres]'"
             ) from exc
         try:
             return psycopg.connect(

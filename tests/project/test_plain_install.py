@@ -145,3 +145,37 @@ def test_readme_first_snippet_runs_as_written(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "README snippet ran" in done.stdout
     assert not list(tmp_path.iterdir())  # it wrote into its own temporary folder
+
+
+@pytest.mark.parametrize("command", ["serve", "report"])
+def test_without_the_server_extra_serve_names_it_in_one_line(tmp_path: Path, command: str) -> None:
+    # A plain install has no mcp and no starlette (issue 34): the command says which extra
+    # to install, before it opens or creates anything.
+    args = [command, "--path", str(tmp_path / "memory")]
+    if command == "report":
+        args = ["memory", *args, "--user", "u1", "--out", str(tmp_path / "r.html")]
+    code = (
+        "import sys\n"
+        "for name in ('mcp', 'starlette'):\n"
+        "    sys.modules[name] = None\n"
+        "from recall.cli import main\n"
+        f"main({args!r}, prog_name='recall')\n"
+    )
+    done = _run(code, tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "needs mcp, starlette, in the server extra" in lines[0]
+    assert "pip install 'recall-memory[server]'" in lines[0]
+    assert not (tmp_path / "memory").exists()
+
+
+def test_the_server_and_postgres_packages_are_extras_the_dev_venv_holds() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    core = " ".join(project["dependencies"])
+    for name in ("mcp", "starlette", "uvicorn", "psycopg"):
+        assert name not in core, f"{name} is a core dependency"
+    extras = project["optional-dependencies"]
+    assert any(r.startswith("mcp") for r in extras["server"])
+    assert any(r.startswith("psycopg") for r in extras["postgres"])
+    assert "recall-memory[server,postgres]" in extras["dev"]
