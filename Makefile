@@ -14,7 +14,7 @@ export TOKENIZERS_PARALLELISM := false
 # playwright drives the system's chromium; it must never fetch a browser build of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: install system-deps demo test test-fast lint format typecheck imports check \
+.PHONY: install system-deps demo test test-fast lint format typecheck imports docs check \
 	plain-install-check bench-core chroma-server clean
 
 $(STAMP): pyproject.toml
@@ -69,7 +69,13 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(BIN)/lint-imports
 
-check: lint typecheck imports test plain-install-check
+# The documentation site (mkdocs.yml): docs/*.md and the API reference mkdocstrings renders
+# from the docstrings (read statically, nothing imported or fetched). --strict: any warning,
+# a reference that does not resolve among them, fails the build.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --site-dir site
+
+check: lint typecheck imports docs test plain-install-check
 
 # What a user gets from `pip install .` without extras (issue 23): a fresh venv, recreated
 # each time, must hold no torch, no dev package and no server or postgres extra (issue 34),
@@ -100,4 +106,4 @@ chroma-server: $(STAMP)
 	$(BIN)/chroma run --host 127.0.0.1 --port 8000 --path ./memory/chroma-server
 
 clean:
-	rm -rf $(VENV) $(PLAIN) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(PLAIN) .pytest_cache .mypy_cache .ruff_cache site

@@ -29,9 +29,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RecallGroup",
+    "SERVER_PACKAGES",
     "echo_json",
     "json_option",
     "main",
+    "need_server_extra",
     "open_memory",
     "path_option",
     "read_query",

@@ -39,7 +39,7 @@ def delete_user(
     """Erase every record, article version, job and vector of USER (cannot be undone).
 
     The rows are gone for every reader at once; with --vacuum the files are rewritten
-    without them too. What PostgreSQL's WAL and Chroma's log still keep: the README,
+    without them too. What PostgreSQL's WAL and Chroma's log still keep: docs/server.md,
     "Erasure on a server store".
     """
     if not yes:  # the question on stderr: stdout holds the answer alone (--json)
@@ -95,7 +95,7 @@ def _vacuum(settings: Settings) -> list[str]:
             lines.append(f"skipped {chroma}: {exc}")
     lines.append(
         "  Chroma's own log (embeddings_queue in chroma.sqlite3) keeps the erased vectors "
-        "and ids until its index persists past them (README: Erasure on a server store)"
+        "and ids until its index persists past them (docs/server.md: Erasure on a server store)"
     )
     return lines
 

@@ -57,6 +57,6 @@ def vacuum_postgres(db: Any, conn: Any, *, lock_timeout_s: float) -> list[str]:
         )
     lines.append(
         "  the WAL, its archive and any replica keep the rows until their segments are "
-        "recycled (README: Erasure on a server store)"
+        "recycled (docs/server.md: Erasure on a server store)"
     )
     return lines

@@ -6,7 +6,7 @@ rows. SQLite erases with ``secure_delete`` and truncates its write-ahead log alr
 the rows dead, and a plain ``VACUUM`` only makes their space reusable: the text stays
 readable in the table and index files (the test reads them) until ``VACUUM FULL`` rewrites
 each table into a new file, which locks the table for the rewrite. What PostgreSQL's WAL,
-its archive and replicas keep is beyond a client's reach: the README's "Erasure on a
+its archive and replicas keep is beyond a client's reach: docs/server.md's "Erasure on a
 server store" says what stays where. Each function returns the lines the CLI prints.
 """
 

@@ -68,7 +68,7 @@ def test_bench_synthetic_writes_results(tmp_path: Path, capsys: pytest.CaptureFi
     assert "git_commit" in data["environment"] and data["environment"]["versions"]["chromadb"]
     assert (out / "synthetic_recall.png").stat().st_size > 0
     assert "hybrid" in result.output
-    tables_script().main(str(out))  # the README's tables come from the same file
+    tables_script().main(str(out))  # benchmarks/README.md's tables come from the same file
     table = capsys.readouterr().out
     assert "| hybrid |" in table and "| baseline |" in table and "| 0.5 |" in table
 

@@ -1,6 +1,7 @@
-"""The README's agent snippets (the OpenAI Agents SDK, LangGraph) run as written, against a
-real memory, the real frameworks and the real openai client; only the model is replaced, by
-a loopback server that speaks the Chat Completions wire protocol (tests/chat_server.py)."""
+"""The agent guide's snippets (docs/agents.md: the OpenAI Agents SDK, LangGraph) run as
+written, against a real memory, the real frameworks and the real openai client; only the
+model is replaced, by a loopback server that speaks the Chat Completions wire protocol
+(tests/chat_server.py)."""
 
 from __future__ import annotations
 
@@ -18,22 +19,22 @@ from chat_server import ChatServer, running
 
 import recall
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "agents.md"
 CACHE = "We chose Redis for the session cache because it expires keys on its own."
 OTHER = "We chose Memcached for the session cache."  # another user's: never recalled
 ANSWER = "You picked Redis: it expires keys on its own."
 
 
 def _snippet(marker: str) -> str:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    blocks = re.findall(r"```python\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S)
     [block] = [str(b) for b in blocks if marker in b]
     return block
 
 
 def _run(source: str, namespace: dict[str, Any]) -> None:
     """Run a snippet as a notebook or an async host would: top-level ``await`` allowed."""
-    code = compile(source, str(README), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-    pending = eval(code, namespace)  # the README's own code, as written
+    code = compile(source, str(GUIDE), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    pending = eval(code, namespace)  # the guide's own code, as written
     if pending is not None:
         asyncio.run(pending)
 

@@ -217,11 +217,11 @@ def test_each_chapter_within_its_budget(settings: recall.Settings) -> None:
         m.close()
 
 
-# --- the README's sample --------------------------------------------------------------------
+# --- the library guide's sample -------------------------------------------------------------
 @pytest.mark.slow
 @pytest.mark.real_model
 def test_the_sample_articles(mem: recall.Memory) -> None:
-    """examples/article_sample.py through the default settings: what the README shows."""
+    """examples/article_sample.py through the default settings: what docs/library.md shows."""
     sample = runpy.run_path(str(ROOT / "examples" / "article_sample.py"), run_name="sample")
     for user_id, sessions in (("maya", sample["MAYA"]), ("zhang", sample["ZHANG"])):
         sample["feed"](mem, user_id, sessions)

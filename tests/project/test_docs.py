@@ -1,7 +1,11 @@
 """Names in the docs are true: every ``recall.`` path imports, every ``RECALL_*`` variable and
-setting named exists, every default quoted beside a setting is its default (issue 25).
+setting named exists, every default quoted beside a setting is its default (issue 25); every
+relative link leads to a file and heading that exist, every public name has its entry in the
+API reference, and README.md stays a front page (issue 34).
 
-docs/settings.md itself is generated from the code (tests/cli/test_cli.py checks it is fresh).
+The docs are README.md, docs/*.md (the site mkdocs.yml builds) and benchmarks/README.md (the
+measurements). docs/settings.md itself is generated from the code (tests/cli/test_cli.py
+checks it is fresh); docs/api.md is rendered by mkdocstrings (`make docs`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,11 @@ from recall.errors import ConfigError
 from recall.settings import GROUPS, Settings, reference
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    ROOT / "benchmarks" / "README.md",
+]
 SOURCES = sorted((ROOT / "recall").rglob("*.py"))
 SPECS = sorted((ROOT / "indexes").glob("*.toml"))
 
@@ -27,6 +35,10 @@ FILE_NAMES = {"recall.sqlite3"}
 PENDING: dict[str, str] = {}
 #: ``RECALL_*`` variables read outside the settings.
 OTHER_VARIABLES = {"RECALL_DEMO_PATH"}
+#: Names in inline code that are data, not code: a dataset's folder (benchmarks/README.md).
+DATA_NAMES = {"timeline_dev"}
+#: The measurements quote the values that were tried beside a setting, not its default.
+MEASUREMENTS = ROOT / "benchmarks" / "README.md"
 
 _DOTTED = re.compile(r"(?<![\w./-])recall(?:\.[A-Za-z_]\w*)+")
 _VARIABLE = re.compile(r"(?<![\w])RECALL_[A-Z0-9_]+")
@@ -109,7 +121,7 @@ def test_every_setting_named_in_code_form_exists() -> None:
     assert not wrong, wrong
 
 
-@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_code_name_in_the_docs_exists_in_the_package(doc: Path) -> None:
     # A snake_case name in inline code (a setting, a parameter, a metadata key) must occur
     # somewhere in the package: a renamed setting leaves its old name behind here.
@@ -119,7 +131,7 @@ def test_every_code_name_in_the_docs_exists_in_the_package(doc: Path) -> None:
         name
         for span in re.findall(r"`([^`\n]+)`", text)
         for name in _SNAKE.findall(span)
-        if name not in words
+        if name not in words | DATA_NAMES
     }
     assert not missing, f"{doc.name} names what the package does not have: {sorted(missing)}"
 
@@ -128,7 +140,11 @@ def _number(text: str) -> float:
     return float(text.rstrip(",.").replace(",", "").replace("_", ""))
 
 
-@pytest.mark.parametrize("doc", [d for d in DOCS if d.name != "settings.md"], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "doc",
+    [d for d in DOCS if d.name != "settings.md" and d != MEASUREMENTS],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
 def test_a_default_quoted_beside_a_setting_is_its_default(doc: Path) -> None:
     defaults = {name: f.default for g in GROUPS for name, f in g.model_fields.items()}
     text = _text(doc)
@@ -140,3 +156,81 @@ def test_a_default_quoted_beside_a_setting_is_its_default(doc: Path) -> None:
         if isinstance(defaults.get(name), int | float) and _number(value) != defaults[name]
     ]
     assert not wrong, f"{doc.name}: {wrong}"
+
+
+# --- links, the API reference, the front page (issue 34) ----------------------------------
+_FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
+_LINK = re.compile(r"!?\[[^\]\n]*\]\(([^)\s]+)\)")
+_HTML_LINK = re.compile(r"""\b(?:href|src)=["']([^"']+)["']""")
+_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.M)
+
+
+def _prose(text: str) -> str:
+    """The text outside fenced code blocks and inline code spans."""
+    return re.sub(r"`[^`\n]*`", "", _FENCE.sub("", text))
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub writes it (mkdocs' toc agrees on these pages)."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # a link: its text
+    text = re.sub(r"[^\w\- ]", "", text.lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    seen: dict[str, int] = {}
+    anchors = set()
+    for heading in _HEADING.findall(_FENCE.sub("", _text(path))):
+        slug = _slug(heading)
+        anchors.add(f"{slug}-{seen[slug]}" if slug in seen else slug)
+        seen[slug] = seen.get(slug, 0) + 1
+    return anchors
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_points_at_a_file_that_exists(doc: Path) -> None:
+    prose = _prose(_text(doc))
+    broken = []
+    for target in [*_LINK.findall(prose), *_HTML_LINK.findall(prose)]:
+        if re.match(r"[a-z][a-z0-9+.-]*:", target) or target.startswith("//"):
+            continue  # https:, mailto: ...: not a file of the repository
+        path, _, anchor = target.partition("#")
+        dest = (ROOT / path.lstrip("/") if path.startswith("/") else doc.parent / path).resolve()
+        if not path:
+            dest = doc
+        if not dest.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+            broken.append(f"{target}: no such heading in {dest.relative_to(ROOT)}")
+    assert not broken, f"{doc.relative_to(ROOT)}: {broken}"
+
+
+def test_every_public_name_has_an_entry_in_the_api_reference() -> None:
+    import recall
+
+    entries = re.findall(r"^::: recall\.(\w+)\s*$", _text(ROOT / "docs" / "api.md"), re.M)
+    assert len(entries) == len(set(entries)), "an entry is listed twice"
+    missing = sorted(set(recall.__all__) - set(entries))
+    assert not missing, f"docs/api.md has no `::: recall.NAME` entry for {missing}"
+    private = sorted(set(entries) - set(recall.__all__))
+    assert not private, f"docs/api.md renders names that are not in recall.__all__: {private}"
+
+
+def test_every_page_is_in_the_site() -> None:
+    nav = re.findall(r"^\s*- [^:\n]+: (\S+\.md)\s*$", _text(ROOT / "mkdocs.yml"), re.M)
+    pages = sorted(p.name for p in (ROOT / "docs").glob("*.md"))
+    assert sorted(nav) == pages, "mkdocs.yml's nav and docs/*.md differ"
+
+
+def test_the_readme_is_a_front_page() -> None:
+    readme = _text(ROOT / "README.md")
+    assert len(readme.splitlines()) <= 200, "README.md is the front page: the rest goes in docs/"
+    # It opens with the two commands, and prints the one CI runs (.ci/run).
+    commands = re.findall(r"^make (\w+) ", readme.split("```sh\n", 1)[1].split("```")[0], re.M)
+    assert commands[:2] == ["demo", "test"] and "check" in commands
+    # The site's home shows the README's quick start, the snippet tests/readme_snippet.py runs.
+    first = re.compile(r"```python\n(.*?)```", re.S)
+    home = first.search(_text(ROOT / "docs" / "index.md"))
+    quick = first.search(readme)
+    assert home is not None and quick is not None
+    assert home.group(1) == quick.group(1), "docs/index.md's quick start differs from README's"

@@ -6,7 +6,7 @@ Each page is rendered and its DOM checked: logging in with the form, the users, 
 page, a version, a diff, the records' second page of one kind, a query with its hits and
 floored hits, logging out. No page may break its Content-Security-Policy or ask for
 anything from another origin. Screenshots of the query page at 1280 px and 390 px land in
-tests/artifacts/ (gitignored); docs/img/ holds copies for the README.
+tests/artifacts/ (gitignored); docs/img/ holds copies for docs/inspector.md.
 """
 
 from __future__ import annotations
