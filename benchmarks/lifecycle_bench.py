@@ -90,7 +90,7 @@ def main() -> None:
             # The lifecycle writes the store only; the index catches up at the next read.
             t = time.perf_counter()
             for u in range(min(args.users, args.updates)):
-                mem.sync.ensure(f"user{u}")
+                mem._sync.ensure(f"user{u}")
             catch_up = time.perf_counter() - t
     rate = args.updates / total
     print(

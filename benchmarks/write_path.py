@@ -78,12 +78,12 @@ def bench_updates(updates: int, repeats: int) -> dict[str, object]:
             # User "now": the query comes right after the last write, while the background
             # rebuild of its partition is still running (the query waits for it).
             write_ms = _series(mem, "now", updates)
-            lagging = mem.sync.lag("now")
+            lagging = mem._sync.lag("now")
             first_now = timed_ms(lambda: mem.deep_recall(query, user_id="now"))
             # User "later": the query comes once the background rebuild is done, as an
             # agent's next turn would; how long that took after the last write is reported.
             write_ms += _series(mem, "later", updates)
-            background = timed_ms(mem.retriever.partitions.wait)
+            background = timed_ms(mem._retriever.partitions.wait)
             first_later = timed_ms(lambda: mem.deep_recall(query, user_id="later"))
             warm = [timed_ms(lambda: mem.deep_recall(query, user_id="now")) for _ in range(repeats)]
             records = len(mem.records("now"))

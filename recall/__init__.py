@@ -54,7 +54,7 @@ from .lifecycle.pipeline import UpdateResult
 from .memory import Memory, open
 from .memory.forget import Forgotten
 from .memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
-from .memory.state import IndexState, KeyClaim, UserIndexState
+from .memory.state import FailedJob, IndexState, KeyClaim, UserIndexState
 from .memory.users import ImportResult, UserDeletion
 from .models import Fact, Hit, Profile, Record
 from .settings import Settings
@@ -90,6 +90,7 @@ __all__ = [
     "Embeds",
     "Explained",
     "Fact",
+    "FailedJob",
     "ForbiddenError",
     "Forgotten",
     "Fusion",

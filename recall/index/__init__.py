@@ -1,3 +1,25 @@
-"""The two derived index legs (keyword, vector) and how their scores are fused."""
+"""The two derived index legs (keyword, vector), how their scores are fused, and what the
+user's own words say is true now.
+
+A map of the package, in the order a query meets it:
+
+- **Specs and models**: :mod:`.spec` (what an index is built with, its fingerprint),
+  :mod:`.embed` (the embedder protocol and the packaged models: :mod:`.onnx_minilm`,
+  :mod:`.use_onnx`, :mod:`.model_files`), :mod:`.own` (your own embedder),
+  :mod:`.fanout` and :mod:`.query_front` (embedding side by side, once per query).
+- **Keeping the index in step with the store**: :mod:`.sync`, :mod:`.vector` (Chroma),
+  :mod:`.chroma`, :mod:`.chroma_host` (Chroma in a child process), :mod:`.layout`,
+  :mod:`.integrity`, :mod:`.recent`, :mod:`.purge`; offline: :mod:`.rebuild`
+  (``recall reindex``), :mod:`.check` (``recall check``).
+- **Answering a query**: :mod:`.retriever` (deep_recall) over a user's cached
+  :mod:`.partitions`; the legs :mod:`.keyword` (BM25) and :mod:`.vector` (or :mod:`.cold`);
+  :mod:`.fuse` (pure fusion), :mod:`.crosslang`, :mod:`.threads` (neighbours' scores),
+  :mod:`.window` (time windows), :mod:`.floor` (the relevance floor), :mod:`.hits` (the
+  final order).
+- **What is true now**: :mod:`.attributes` (which attribute a text is about, by labelled
+  examples), :mod:`.now` (the user's statements per attribute and the current one),
+  :mod:`.asked` (which attribute a question asks, and the statements that lead),
+  :mod:`.present` (a present-tense question gets the newest statement first).
+"""
 
 __all__: list[str] = []

@@ -56,46 +56,46 @@ class MemoryCore:
         url = settings.storage.store_url
         if url is None:
             check_store_file(self.path, self.path / STORE_FILE)
-        self.store = open_store(self.path, url, timeout_s=settings.storage.store_timeout_s)
+        self._store = open_store(self.path, url, timeout_s=settings.storage.store_timeout_s)
         try:
-            self.spec = spec or folder_spec(self.store, settings)
+            self.spec = spec or folder_spec(self._store, settings)
             if own is not None:
                 self.spec = own_spec(self.spec, own)
-            check_fingerprint(self.store, self.spec, self.path)
-            partitions = vector_partitions(self.store, settings)
-            self.vectors = vector_index(settings, self.spec, partitions)
+            check_fingerprint(self._store, self.spec, self.path)
+            partitions = vector_partitions(self._store, settings)
+            self._vectors = vector_index(settings, self.spec, partitions)
         except BaseException:
-            self.store.close()  # a refused open must not leak the connection
+            self._store.close()  # a refused open must not leak the connection
             raise
         self._verify_index()
         self._embedder: Embedder | None = own
         self._embedder_lock = threading.Lock()
-        self.sync = IndexSync(
-            self.store,
-            self.vectors,
+        self._sync = IndexSync(
+            self._store,
+            self._vectors,
             self.embedder,
             key=index_key(self.spec),
             batch_size=settings.retrieval.embed_batch_size,
         )
-        self.retriever = Retriever(
-            self.store, self.vectors, self.sync, settings, self.spec.bm25, self.spec.analyzer
+        self._retriever = Retriever(
+            self._store, self._vectors, self._sync, settings, self.spec.bm25, self.spec.analyzer
         )
-        if self.store.has_unfinished_jobs():
+        if self._store.has_unfinished_jobs():
             # A previous process died with journaled update_memory jobs: resume them now,
             # not at the first lifecycle call, which an app that only searches never makes.
             self._lifecycle()
 
     def _verify_index(self) -> None:
         """Refuse a truncated store; notice vectors removed behind recall's back."""
-        embedded = None if self.settings.storage.chroma_url else self.vectors
+        embedded = None if self.settings.storage.chroma_url else self._vectors
         try:
             own = self.settings.storage.store_url is None
-            bind_folder(self.store, self.path, embedded, own_store=own)
+            bind_folder(self._store, self.path, embedded, own_store=own)
             if embedded is not None:
-                mark_missing_vectors(self.store, embedded, index_key(self.spec))
+                mark_missing_vectors(self._store, embedded, index_key(self.spec))
         except BaseException:
-            self.vectors.close()  # a refused open must not leak the client's handles
-            self.store.close()
+            self._vectors.close()  # a refused open must not leak the client's handles
+            self._store.close()
             raise
 
     def embedder(self) -> Embedder:
@@ -140,17 +140,17 @@ class MemoryCore:
         if not records:
             return []
         uid = records[0].user_id
-        version = self.store.put(records)[uid]
-        self.sync.after_write(uid, version, written=records)
+        version = self._store.put(records)[uid]
+        self._sync.after_write(uid, version, written=records)
         self._prewarm(uid)
         return [r.id for r in records]
 
     def delete(self, ids: str | Sequence[str], *, user_id: str) -> int:
         """Delete the user's records with these ids; returns how many existed."""
         uid = require_user_id(user_id)
-        deleted, version = self.store.delete(uid, inputs.record_ids(ids))
+        deleted, version = self._store.delete(uid, inputs.record_ids(ids))
         if deleted:
-            self.sync.after_write(uid, version, deleted=deleted)
+            self._sync.after_write(uid, version, deleted=deleted)
             self._prewarm(uid)
         return len(deleted)
 
@@ -160,14 +160,14 @@ class MemoryCore:
 
         ``written`` (version, records): a summary written alone, indexed as it is.
         """
-        self.sync.catch_up(user_id, written)
+        self._sync.catch_up(user_id, written)
         self._prewarm(user_id)
 
     def _prewarm(self, user_id: str) -> None:
         # The default depth's partition, on the background thread: the next query finds it
         # built (or waits for the build in flight) instead of building it itself.
         kinds = inputs.depth_kinds(None, self.settings)
-        self.retriever.prewarm(user_id, kinds, self.embedder)
+        self._retriever.prewarm(user_id, kinds, self.embedder)
 
     # --- reads --------------------------------------------------------------------------
     def deep_recall(
@@ -203,7 +203,7 @@ class MemoryCore:
             query, user_id, top_k, kinds, self.settings, depth, since=since, until=until, now=now
         )
         weight, method = inputs.fusion_params(alpha, fusion, self.settings)
-        return self.retriever.search(
+        return self._retriever.search(
             req, self.embedder(), alpha=weight, fusion=method, allow_degraded=allow_degraded
         )
 
@@ -216,11 +216,11 @@ class MemoryCore:
         each."""
         uid = require_user_id(user_id)
         kinds = inputs.depth_kinds(None, self.settings)
-        return self.retriever.profile(uid, kinds, self.embedder())[0]
+        return self._retriever.profile(uid, kinds, self.embedder())[0]
 
     def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
         """The user's stored records, oldest first."""
-        return self.store.records(require_user_id(user_id), kinds=kinds)
+        return self._store.records(require_user_id(user_id), kinds=kinds)
 
     def handle_tool_call(self, tool_call: Any, *, user_id: str) -> dict[str, Any]:
         """Answer a ``deep_recall`` tool call with the message to append, in the call's own
@@ -242,26 +242,26 @@ class MemoryCore:
 
     def stats(self) -> dict[str, Any]:
         """Users, records per kind, and index state."""
-        counts = self.store.counts()
+        counts = self._store.counts()
         return {
             "path": str(self.path),
             "spec": self.spec.name,
             "fingerprint": self.spec.fingerprint,
-            "users": len(self.store.users()),
+            "users": len(self._store.users()),
             "records": sum(sum(k.values()) for k in counts.values()),
             "kinds": {
                 kind: sum(k.get(kind, 0) for k in counts.values())
                 for kind in sorted({kind for k in counts.values() for kind in k})
             },
-            "lagging_users": sum(1 for u in self.store.users() if self.sync.lag(u)),
+            "lagging_users": sum(1 for u in self._store.users() if self._sync.lag(u)),
         }
 
     def close(self) -> None:
         """Release the store and the Chroma client (idempotent)."""
         self._close_lifecycle()  # drain the lifecycle's worker before the store goes
-        self.retriever.partitions.close()  # and the prewarm thread, which reads the store
-        self.vectors.close()
-        self.store.close()
+        self._retriever.partitions.close()  # and the prewarm thread, which reads the store
+        self._vectors.close()
+        self._store.close()
 
     def __enter__(self) -> Self:
         return self
@@ -277,7 +277,7 @@ class MemoryCore:
                 from ..lifecycle.pipeline import Lifecycle
 
                 life = self._life = Lifecycle(
-                    self.store,
+                    self._store,
                     self.settings,
                     self.embedder,
                     passage_tokens=self.spec.passage_tokens,

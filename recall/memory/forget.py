@@ -80,9 +80,9 @@ class ForgetMethods(TierMethods, UserMethods):
         return result
 
     def _delete_existing(self, uid: str, ids: list[str]) -> list[str]:
-        deleted, version = self.store.delete(uid, ids)
+        deleted, version = self._store.delete(uid, ids)
         if deleted:
-            self.sync.after_write(uid, version, deleted=deleted)
+            self._sync.after_write(uid, version, deleted=deleted)
             self._prewarm(uid)
         return list(deleted)
 
@@ -91,17 +91,17 @@ class ForgetMethods(TierMethods, UserMethods):
         if any(scrub.scrub_text(chapter, wanted) is not None for chapter in chapters):
             # A new version: its Dynamic passages replace the old ones in the same commit.
             result.version = self._revise(uid, lambda a: scrub.scrub_article(a, wanted)).version
-        old = [r for r in self.store.articles(uid) if r.version != result.version]
+        old = [r for r in self._store.articles(uid) if r.version != result.version]
         rows = scrub.scrub_rows(old, wanted)
         if rows:
-            self.store.rewrite_articles(rows)
+            self._store.rewrite_articles(rows)
             result.scrubbed_versions = [r.version for r in rows]
         # The Dynamic passages are the new version's; any other record is scrubbed here.
-        records = self.store.records(uid)
+        records = self._store.records(uid)
         rewritten, deleted = scrub.forget_in_records(records, wanted, self._lifecycle().count)
         if rewritten:
-            version = self.store.put(rewritten)[uid]
-            self.sync.after_write(uid, version, written=rewritten)
+            version = self._store.put(rewritten)[uid]
+            self._sync.after_write(uid, version, written=rewritten)
             result.rewritten = [r.id for r in rewritten]
         if deleted:
             result.deleted += self._delete_existing(uid, deleted)

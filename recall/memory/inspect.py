@@ -112,7 +112,7 @@ class InspectMethods(MemoryCore):
         start, end = inputs.window_bounds(since, until)
         rows = [
             r
-            for r in self.store.records(uid, kinds=checked)
+            for r in self._store.records(uid, kinds=checked)
             if (start is None or r.created_at >= start) and (end is None or r.created_at < end)
         ]
         rows.sort(key=lambda r: (r.created_at, r.id), reverse=True)
@@ -128,7 +128,7 @@ class InspectMethods(MemoryCore):
 
     def article_versions(self, user_id: str) -> list[ArticleVersion]:
         """Every stored version of the user's article, newest first (empty: none yet)."""
-        rows = self.store.articles(require_user_id(user_id))
+        rows = self._store.articles(require_user_id(user_id))
         return [
             ArticleVersion(
                 version=r.version,
@@ -144,7 +144,7 @@ class InspectMethods(MemoryCore):
 
         Raises ``UnknownUserError`` when either version does not exist."""
         uid = require_user_id(user_id)
-        latest = self.store.article_version(uid)
+        latest = self._store.article_version(uid)
         target = latest if new is None else new
         for v in (old, target):
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= latest:
@@ -152,8 +152,8 @@ class InspectMethods(MemoryCore):
                     f"user {uid!r} has no article version {v!r} (versions 1..{latest}); "
                     "list them with article_versions"
                 )
-        a = self.store.article(uid, old)
-        b = self.store.article(uid, target)
+        a = self._store.article(uid, old)
+        b = self._store.article(uid, target)
         if a is None or b is None:
             raise UnknownUserError(f"user {uid!r} has no article version {old} or {target}")
         chapters = []
@@ -194,7 +194,7 @@ class InspectMethods(MemoryCore):
             query, user_id, top_k, kinds, self.settings, depth, since=since, until=until, now=now
         )
         weight, method = inputs.fusion_params(None, None, self.settings)
-        ranked = self.retriever.ranked(req, self.embedder(), alpha=weight, fusion=method)
-        hits = self.retriever.floored(ranked, req)
+        ranked = self._retriever.ranked(req, self.embedder(), alpha=weight, fusion=method)
+        hits = self._retriever.floored(ranked, req)
         kept = {h.id for h in hits}
         return Explained(query=query, hits=hits, floored=[h for h in ranked if h.id not in kept])

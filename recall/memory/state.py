@@ -9,6 +9,7 @@ here, as any third party would.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -17,7 +18,7 @@ from ..models import require_user_id
 from ..store import idempotency
 from .core import MemoryCore
 
-__all__ = ["IndexState", "KeyClaim", "StateMethods", "UserIndexState"]
+__all__ = ["FailedJob", "IndexState", "KeyClaim", "StateMethods", "UserIndexState"]
 
 
 class UserIndexState(BaseModel):
@@ -43,6 +44,16 @@ class IndexState(BaseModel):
     users: list[UserIndexState]
 
 
+class FailedJob(BaseModel):
+    """A background ``update_memory`` call that gave up after its tries (kept, journaled)."""
+
+    job_id: str
+    user_id: str
+    created_at: datetime
+    attempts: int
+    error: str = Field(description="The last try's error.")
+
+
 class KeyClaim(BaseModel):
     """What :meth:`StateMethods.claim_key` found for a write's key.
 
@@ -61,15 +72,15 @@ class StateMethods(MemoryCore):
 
     def users(self) -> list[str]:
         """The ids of the users that hold memory here."""
-        return list(self.store.users())
+        return list(self._store.users())
 
     def index_state(self, user_id: str | None = None) -> IndexState:
         """Per user (``user_id``: that user alone, if it holds memory): records per kind,
         the store's version and the version the vector index reflects."""
         only = None if user_id is None else require_user_id(user_id)
-        counts = self.store.counts()
+        counts = self._store.counts()
         rows = []
-        for uid in self.store.users():
+        for uid in self._store.users():
             if only is not None and uid != only:
                 continue
             kinds = counts.get(uid, {})
@@ -78,15 +89,15 @@ class StateMethods(MemoryCore):
                     user_id=uid,
                     records=sum(kinds.values()),
                     kinds={k: kinds[k] for k in sorted(kinds)},
-                    version=self.store.version(uid),
-                    index_version=self.store.index_version(self.sync.key, uid),
+                    version=self._store.version(uid),
+                    index_version=self._store.index_version(self._sync.key, uid),
                 )
             )
         return IndexState(spec=self.spec.name, fingerprint=self.spec.fingerprint, users=rows)
 
     def article_version(self, user_id: str) -> int:
         """The newest version of the user's long-term article (0: none yet)."""
-        return self.store.article_version(require_user_id(user_id))
+        return self._store.article_version(require_user_id(user_id))
 
     def warm_up(self) -> None:
         """Load every model a request would otherwise load on first use: the embedders
@@ -96,8 +107,22 @@ class StateMethods(MemoryCore):
         embedder.embed_documents(["warm up"])
         embedder.embed_query("warm up")
         embedder.embed_query("预热")  # a CJK query routes to the multilingual model
-        self.retriever.analyzer.tokens("预热 warm up")
+        self._retriever.analyzer.tokens("预热 warm up")
         self._lifecycle().should_summarize([{"role": "user", "content": "warm up"}])
+
+    def failed_jobs(self) -> list[FailedJob]:
+        """Background ``update_memory`` calls that gave up after every try: none on a
+        healthy memory (an operator's check), each with its last error."""
+        return [
+            FailedJob(
+                job_id=j.job_id,
+                user_id=j.user_id,
+                created_at=j.created_at,
+                attempts=j.attempts,
+                error=str((j.payload or {}).get("error", "")),
+            )
+            for j in self._store.failed_jobs()
+        ]
 
     # --- writes remembered by key (a service's Idempotency-Key) --------------------------
     # The rows live in the store, so every process on a folder or a PostgreSQL database
@@ -106,13 +131,13 @@ class StateMethods(MemoryCore):
     def claim_key(self, user_id: str, key: str, fingerprint: str) -> KeyClaim:
         """Reserve ``key`` of ``user_id`` for the request ``fingerprint``, or say why not
         (the answer remembered for it, still running, or used for another request)."""
-        got = idempotency.begin(self.store, require_user_id(user_id), key, fingerprint)
+        got = idempotency.begin(self._store, require_user_id(user_id), key, fingerprint)
         return KeyClaim(state=got.state, status=got.status, body=got.body)
 
     def finish_key(self, user_id: str, key: str, status: int, body: str) -> None:
         """Remember the answer of the write that reserved ``key``."""
-        idempotency.finish(self.store, require_user_id(user_id), key, status, body)
+        idempotency.finish(self._store, require_user_id(user_id), key, status, body)
 
     def release_key(self, user_id: str, key: str) -> None:
         """Free a reservation whose write failed before writing: a retry runs again."""
-        idempotency.release(self.store, require_user_id(user_id), key)
+        idempotency.release(self._store, require_user_id(user_id), key)

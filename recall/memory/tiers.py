@@ -72,7 +72,7 @@ class TierMethods(MemoryCore):
         profile, asked = None, None
         if self.settings.retrieval.current_facts:
             kinds = inputs.depth_kinds(None, self.settings)
-            profile, asked = self.retriever.profile(uid, kinds, self.embedder(), user_input)
+            profile, asked = self._retriever.profile(uid, kinds, self.embedder(), user_input)
         return relevant_memories(
             user_input,
             self.long_term(uid),
@@ -99,7 +99,7 @@ class TierMethods(MemoryCore):
     def rollback(self, user_id: str, version: int) -> LongTerm:
         """Write the chapters of ``version`` as a new version (undo it by rolling back again)."""
         uid = require_user_id(user_id)
-        return self._revise(uid, lambda _: corrections.rollback_to(self.store, uid, version))
+        return self._revise(uid, lambda _: corrections.rollback_to(self._store, uid, version))
 
     def _revise(self, user_id: str, change: Callable[[Article], Article]) -> LongTerm:
         from ..lifecycle.corrections import revise
@@ -108,7 +108,7 @@ class TierMethods(MemoryCore):
         uid = require_user_id(user_id)
         try:
             return revise(
-                self.store,
+                self._store,
                 uid,
                 change,
                 passage_tokens=self.spec.passage_tokens,

@@ -64,9 +64,9 @@ class UserMethods(MemoryCore):
         """
         uid = require_user_id(user_id)
         self._settle()
-        counts = self.store.delete_user(uid)
-        self.retriever.forget(uid)  # cached BM25 partitions and vectors of the user
-        vectors = purge_user_vectors(self.vectors.client, uid)
+        counts = self._store.delete_user(uid)
+        self._retriever.forget(uid)  # cached BM25 partitions and vectors of the user
+        vectors = purge_user_vectors(self._vectors.client, uid)
         return UserDeletion(
             user_id=uid,
             records=counts.get("records", 0),
@@ -81,9 +81,9 @@ class UserMethods(MemoryCore):
         ``InputError``) for a user this folder never held."""
         uid = require_user_id(user_id)
         self._settle()
-        records = self.store.records(uid)
-        articles = self.store.articles(uid)
-        if not records and not articles and self.store.version(uid) == 0:
+        records = self._store.records(uid)
+        articles = self._store.articles(uid)
+        if not records and not articles and self._store.version(uid) == 0:
             raise UnknownUserError(f"user {uid!r} holds no memory in {self.path}")
         return export_lines(uid, records, articles)
 
@@ -100,9 +100,9 @@ class UserMethods(MemoryCore):
         uid = require_user_id(parsed.user_id if user_id is None else user_id)
         records = inputs.records(parsed.items, uid, self.settings)
         articles = parsed.article_rows(uid)
-        version = self.store.import_user(uid, records, articles)
-        self.retriever.forget(uid)
-        self.sync.after_write(uid, version, written=records)
+        version = self._store.import_user(uid, records, articles)
+        self._retriever.forget(uid)
+        self._sync.after_write(uid, version, written=records)
         self._prewarm(uid)
         return ImportResult(
             user_id=uid,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .lanes import TenantLanes
 
 if TYPE_CHECKING:
-    from .. import IndexState, KeyClaim, Memory
+    from .. import FailedJob, IndexState, KeyClaim, Memory
 
 __all__ = ["AsyncStateMethods"]
 
@@ -30,6 +30,10 @@ class AsyncStateMethods(TenantLanes):
     async def article_version(self, user_id: str) -> int:
         """:meth:`recall.Memory.article_version` on a worker thread."""
         return int(await self.run_for(user_id, self.memory.article_version, user_id))
+
+    async def failed_jobs(self) -> list[FailedJob]:
+        """:meth:`recall.Memory.failed_jobs` on a worker thread."""
+        return list(await self.run(self.memory.failed_jobs))
 
     async def claim_key(self, user_id: str, key: str, fingerprint: str) -> KeyClaim:
         """:meth:`recall.Memory.claim_key` on a worker thread."""

@@ -33,7 +33,7 @@ SMALL = {"vector_partitions": 2}
 
 
 def _host(mem: recall.Memory) -> HostedClient:
-    client = mem.vectors.client
+    client = mem._vectors.client
     assert isinstance(client, HostedClient)
     return client
 
@@ -67,14 +67,14 @@ def test_a_hosted_store_keeps_what_an_in_process_one_reads(
     assert hits and hits[0].id == kept
     pid = _host(hosted).pid
     assert pid is not None and _alive(pid)
-    matrix = hosted.vectors.load("u1")
+    matrix = hosted._vectors.load("u1")
     hosted.close()
     assert not _alive(pid)  # close() ends the child
 
     plain = recall.open(settings=recall.Settings(path=tmp_path / "memory", **SMALL))
     try:
-        assert not isinstance(plain.vectors.client, HostedClient)
-        again = plain.vectors.load("u1")
+        assert not isinstance(plain._vectors.client, HostedClient)
+        again = plain._vectors.load("u1")
         assert sorted(again.ids) == sorted(matrix.ids) and gone not in again.ids
         order = [again.ids.index(i) for i in matrix.ids]
         np.testing.assert_allclose(again.matrix[order], matrix.matrix, atol=1e-6)
@@ -82,7 +82,7 @@ def test_a_hosted_store_keeps_what_an_in_process_one_reads(
             h.id for h in hits
         ]
         key = index_key(plain.spec)
-        assert plain.store.index_version(key, "u1") == plain.store.version("u1")
+        assert plain._store.index_version(key, "u1") == plain._store.version("u1")
     finally:
         plain.close()
 
@@ -102,14 +102,14 @@ def test_a_killed_child_loses_nothing_and_is_started_again(
     # the background rebuild a write starts) and the next one starts a new child.
     with caplog.at_level(logging.WARNING, logger="recall"):
         note = hosted.add("the kubernetes upgrade is on friday", user_id="u1")
-        assert hosted.store.records("u1", ids=[note])[0].text.startswith("the kubernetes")
+        assert hosted._store.records("u1", ids=[note])[0].text.startswith("the kubernetes")
     # A read starts a new child and catches the index up.
     hits = hosted.deep_recall("kubernetes upgrade friday", user_id="u1")
     assert [h.id for h in hits][:1] == [note]
     key = index_key(hosted.spec)
     new = _host(hosted).pid
     assert new is not None and new != old and _alive(new)
-    assert hosted.store.index_version(key, "u1") == hosted.store.version("u1")
+    assert hosted._store.index_version(key, "u1") == hosted._store.version("u1")
     assert "restarting the vector store process" in caplog.text
 
 

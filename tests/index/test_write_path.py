@@ -62,8 +62,8 @@ def chat(i: int) -> list[dict[str, str]]:
 
 
 def in_step(m: recall.Memory, user: str) -> bool:
-    want = m.store.hashes(user)
-    return not m.sync.lag(user) and m.vectors.hashes(user) == want
+    want = m._store.hashes(user)
+    return not m._sync.lag(user) and m._vectors.hashes(user) == want
 
 
 def test_update_memory_promotion_and_corrections_are_indexed_before_returning(
@@ -77,7 +77,7 @@ def test_update_memory_promotion_and_corrections_are_indexed_before_returning(
     small.edit_fact("u", "Lisbon", "Porto")
     assert in_step(small, "u")
     # The background rebuild after the write labels the user's statements (recall.index.now).
-    small.retriever.partitions.wait()
+    small._retriever.partitions.wait()
     embedded = small.embedder().documents  # type: ignore[attr-defined]
     hits = small.deep_recall("where did Ana move", user_id="u")
     assert hits
@@ -89,7 +89,7 @@ def test_background_jobs_are_indexed_when_they_finish(small: recall.Memory) -> N
         small.update_memory(chat(i), user_id="bg", background=True)
     assert small.flush(timeout=120)
     assert in_step(small, "bg")
-    assert len(small.store.hashes("bg")) > 3
+    assert len(small._store.hashes("bg")) > 3
 
 
 def test_an_outage_leaves_the_write_stored_and_pending(
@@ -98,11 +98,11 @@ def test_an_outage_leaves_the_write_stored_and_pending(
     def down(*_a: object, **_k: object) -> None:
         raise recall.StoreError("the vector store is unreachable")
 
-    monkeypatch.setattr(small.vectors, "upsert", down)
+    monkeypatch.setattr(small._vectors, "upsert", down)
     with caplog.at_level(logging.WARNING, logger="recall"):
         result = small.update_memory("Ana got a dog named Miso", user_id="u")
-    assert small.store.records("u", ids=[result.summary_id])  # the write stands
-    assert small.sync.lag("u")
+    assert small._store.records("u", ids=[result.summary_id])  # the write stands
+    assert small._sync.lag("u")
     assert "indexing of u pending" in caplog.text
     monkeypatch.undo()
     assert small.deep_recall("what is the dog called", user_id="u")[0].id == result.summary_id
@@ -116,7 +116,7 @@ def _note(user: str, text: str, rid: str = "crash-1") -> Record:
 def _store_only(path: Path, user: str, text: str) -> None:
     """A record committed to the store whose indexing never ran (a crash between them)."""
     with recall.open(settings=recall.Settings(path=path, **SMALL)) as m:
-        m.store.put([_note(user, text)])
+        m._store.put([_note(user, text)])
 
 
 @pytest.mark.real_model
@@ -152,9 +152,9 @@ def test_vectors_removed_beside_a_pending_user_are_still_found(
         m.add_many([{"text": f"heron number {i}"} for i in range(3)], user_id="u")
         ids = m.add_many([{"text": f"otter number {i}"} for i in range(3)], user_id="v")
         key = index_key(m.spec)
-        name = m.vectors.collection_name(m.vectors.bucket("v"))
+        name = m._vectors.collection_name(m._vectors.bucket("v"))
     with recall.open(settings=recall.Settings(path=path, **one)) as m:
-        m.store.put([_note("u", "a kingfisher")])
+        m._store.put([_note("u", "a kingfisher")])
     client = chromadb.PersistentClient(path=str(path / "chroma"))
     try:
         client.get_collection(name).delete(where={"rid": ids[0]})
@@ -164,7 +164,7 @@ def test_vectors_removed_beside_a_pending_user_are_still_found(
         m = recall.open(settings=recall.Settings(path=path, **one))
     try:
         assert "disagrees with the store for 1 users" in caplog.text
-        assert m.store.index_version(key, "v") == -1  # marked: its next query repairs it
+        assert m._store.index_version(key, "v") == -1  # marked: its next query repairs it
         hits = m.deep_recall("otter number 0", user_id="v", top_k=3)
         assert ids[0] in [h.id for h in hits]
     finally:
@@ -173,27 +173,27 @@ def test_vectors_removed_beside_a_pending_user_are_still_found(
 
 def test_the_partition_is_rebuilt_after_a_write(small: recall.Memory) -> None:
     small.add_many([{"text": f"note {i} about the garden"} for i in range(5)], user_id="p")
-    small.retriever.partitions.wait()
+    small._retriever.partitions.wait()
     kinds = tuple(sorted(set(depth_kinds(None, small.settings))))
-    built = small.retriever.partitions._fresh(("p", kinds))
+    built = small._retriever.partitions._fresh(("p", kinds))
     assert built is not None and len(built.records) == 5
-    assert built.version == small.store.version("p")
+    assert built.version == small._store.version("p")
     small.update_memory("the tomatoes need water", user_id="p")
-    small.retriever.partitions.wait()
-    again = small.retriever.partitions._fresh(("p", kinds))
-    assert again is not None and again.version == small.store.version("p")
+    small._retriever.partitions.wait()
+    again = small._retriever.partitions._fresh(("p", kinds))
+    assert again is not None and again.version == small._store.version("p")
 
 
 def test_a_partition_missing_a_vector_is_not_cached(small: recall.Memory) -> None:
     small.add_many([{"text": "the heron"}, {"text": "the otter"}], user_id="m")
-    small.retriever.partitions.wait()
-    small.retriever.forget("m")
+    small._retriever.partitions.wait()
+    small._retriever.forget("m")
     # A record committed whose upsert has not run yet: the partition built now lacks it.
-    small.store.put([_note("m", "the kingfisher", rid="late")])
+    small._store.put([_note("m", "the kingfisher", rid="late")])
     kinds = tuple(sorted(set(depth_kinds(None, small.settings))))
-    part = small.retriever.partitions.get("m", kinds, small.embedder())
+    part = small._retriever.partitions.get("m", kinds, small.embedder())
     assert not part.complete and len(part.records) == 3
-    assert small.retriever.partitions._fresh(("m", kinds)) is None
+    assert small._retriever.partitions._fresh(("m", kinds)) is None
 
 
 @pytest.mark.slow
@@ -222,20 +222,20 @@ def test_recall_ingest_leaves_every_user_in_step(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_lagging_index_keeps_the_partition_uncached(small: recall.Memory) -> None:
     small.add_many([{"text": "the heron"}, {"text": "the otter"}], user_id="lag")
-    small.retriever.partitions.wait()
-    small.retriever.forget("lag")
-    assert not any(k[0] == "lag" for k in small.retriever.partitions._building)
+    small._retriever.partitions.wait()
+    small._retriever.forget("lag")
+    assert not any(k[0] == "lag" for k in small._retriever.partitions._building)
     # Every id has a vector, but the index is behind the store: a vector may be stale.
-    small.store.set_index_version(index_key(small.spec), "lag", -1)
+    small._store.set_index_version(index_key(small.spec), "lag", -1)
     kinds = tuple(sorted(set(depth_kinds(None, small.settings))))
-    part = small.retriever.partitions.get("lag", kinds, small.embedder())
-    assert not part.complete and small.retriever.partitions._fresh(("lag", kinds)) is None
+    part = small._retriever.partitions.get("lag", kinds, small.embedder())
+    assert not part.complete and small._retriever.partitions._fresh(("lag", kinds)) is None
 
 
 def _from_chroma(m: recall.Memory, user: str, kinds: tuple[str, ...]) -> np.ndarray:
     """The user's partition matrix built the old way: every vector read from Chroma."""
-    m.retriever.forget(user)  # no partition to carry rows over from, no recent rows
-    part = m.retriever.partitions.get(user, kinds, m.embedder())
+    m._retriever.forget(user)  # no partition to carry rows over from, no recent rows
+    part = m._retriever.partitions.get(user, kinds, m.embedder())
     assert part.matrix is not None and part.complete
     return part.matrix
 
@@ -245,11 +245,11 @@ def test_a_rebuild_after_writes_reads_no_vector_from_chroma(
 ) -> None:
     kinds = tuple(sorted(set(depth_kinds(None, small.settings))))
     ids = small.add_many([{"text": f"note {i} about the pond"} for i in range(6)], user_id="r")
-    small.retriever.partitions.wait()
+    small._retriever.partitions.wait()
     reads: list[str] = []
 
     def counted(name: str) -> Callable[..., object]:
-        real = getattr(small.vectors, name)
+        real = getattr(small._vectors, name)
 
         def read(*args: object) -> object:
             reads.append(name)
@@ -258,7 +258,7 @@ def test_a_rebuild_after_writes_reads_no_vector_from_chroma(
         return read
 
     for name in ("load", "vectors"):
-        monkeypatch.setattr(small.vectors, name, counted(name))
+        monkeypatch.setattr(small._vectors, name, counted(name))
     writes: list[Callable[[], object]] = [
         lambda: small.add("the heron fishes at dawn", user_id="r"),  # a new record
         lambda: small.add("note 0 is now about the otter", user_id="r", id=ids[0]),  # new text
@@ -267,14 +267,14 @@ def test_a_rebuild_after_writes_reads_no_vector_from_chroma(
     ]
     for write in writes:  # each rebuild after its write (one started before a write's
         write()  # upsert would fetch that row by id, and is not cached)
-        small.retriever.partitions.wait()
-    part = small.retriever.partitions._fresh(("r", kinds))
+        small._retriever.partitions.wait()
+    part = small._retriever.partitions._fresh(("r", kinds))
     assert part is not None and part.complete and part.matrix is not None
     assert reads == []  # every row came from the old partition or from what was written
     order = [r.id for r in part.records]
     monkeypatch.undo()
     fresh = _from_chroma(small, "r", kinds)
-    rebuilt = small.retriever.partitions._fresh(("r", kinds))
+    rebuilt = small._retriever.partitions._fresh(("r", kinds))
     assert rebuilt is not None and [r.id for r in rebuilt.records] == order
     # Chroma hands back its own float32 copy (within an ulp of what was written).
     np.testing.assert_allclose(part.matrix, fresh, rtol=0, atol=1e-6)
@@ -286,15 +286,15 @@ def test_a_record_rewritten_elsewhere_is_read_from_chroma(small: recall.Memory) 
         [{"text": "the heron"}, {"text": "the otter"}],
         user_id="w",
     )
-    small.retriever.partitions.wait()
+    small._retriever.partitions.wait()
     # Another process rewrites a record: the store and Chroma change, our recent rows not.
-    other = _note("w", "the kingfisher dives", rid=small.store.records("w")[0].id)
-    version = small.store.put([other])["w"]
+    other = _note("w", "the kingfisher dives", rid=small._store.records("w")[0].id)
+    version = small._store.put([other])["w"]
     vec = small.embedder().embed_documents([other.text])
-    small.vectors.upsert("w", [other.id], vec, [other.kind], [content_hash(other.text)])
-    small.vectors.recent.drop("w")
-    small.store.set_index_version(index_key(small.spec), "w", version)
-    part = small.retriever.partitions.get("w", kinds, small.embedder())
+    small._vectors.upsert("w", [other.id], vec, [other.kind], [content_hash(other.text)])
+    small._vectors.recent.drop("w")
+    small._store.set_index_version(index_key(small.spec), "w", version)
+    part = small._retriever.partitions.get("w", kinds, small.embedder())
     row = [r.id for r in part.records].index(other.id)
     assert part.matrix is not None
     np.testing.assert_allclose(part.matrix[row], vec[0], rtol=0, atol=1e-6)
@@ -305,17 +305,17 @@ def test_a_summary_written_alone_is_indexed_without_the_content_diff(
     small: recall.Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     diffs: list[str] = []
-    real = small.vectors.hashes
+    real = small._vectors.hashes
 
     def hashes(user_id: str) -> dict[str, str]:
         diffs.append(user_id)
         return real(user_id)
 
-    monkeypatch.setattr(small.vectors, "hashes", hashes)
+    monkeypatch.setattr(small._vectors, "hashes", hashes)
     small.update_memory("the tomatoes need water", user_id="s")
     small.update_memory(chat(1), user_id="s")  # a summary and its turns
-    assert diffs == [] and not small.sync.lag("s")
+    assert diffs == [] and not small._sync.lag("s")
     small.update_memory("the basil needs sun", user_id="s")  # over capacity: a promotion
-    assert diffs == ["s"] and not small.sync.lag("s")
+    assert diffs == ["s"] and not small._sync.lag("s")
     hits = small.deep_recall("who moved to Lisbon?", user_id="s", top_k=5)
     assert any("Lisbon" in h.text for h in hits)

@@ -32,7 +32,7 @@ def chat(i: int) -> list[dict[str, str]]:
 def everywhere(mem: recall.Memory, word: str) -> list[str]:
     """Every place ``word`` is still found, as readable names."""
     found = [f"{r.kind}:{r.id}" for r in mem.records("u1") if word.lower() in r.text.lower()]
-    for row in mem.store.articles("u1"):
+    for row in mem._store.articles("u1"):
         if word.lower() in f"{row.bedrock}{row.evolutionary}{row.dynamic}".lower():
             found.append(f"article v{row.version}")
     hits = mem.deep_recall(f"where does the user work {word}", user_id="u1", depth="archive")

@@ -296,7 +296,7 @@ def test_close_drains_the_queue(settings: Settings, embedder: recall.Embedder) -
     mem.close()
     with recall.open(settings=settings) as again:
         assert [r.id for r in again.short_term("u1")] == [res.summary_id]
-        assert again.store.unfinished_jobs() == []
+        assert again._store.unfinished_jobs() == []
 
 
 _CHILD = textwrap.dedent(
@@ -384,8 +384,8 @@ def test_sigkill_in_the_middle_of_a_promotion(tmp_path: Path, embedder: recall.E
         assert mem.long_term("u1").version == 1
         hits = mem.deep_recall("shipment 48102", user_id="u1", kinds=["dynamic"], top_k=1)
         assert "48102" in hits[0].text  # the index caught up with the store
-        assert mem.store.version("u1") == mem.store.index_version(mem.sync.key, "u1")
-        assert mem.store.unfinished_jobs() == []
+        assert mem._store.version("u1") == mem._store.index_version(mem._sync.key, "u1")
+        assert mem._store.unfinished_jobs() == []
 
 
 @pytest.mark.real_model
@@ -400,7 +400,7 @@ def test_sigkill_in_the_middle_of_a_background_job(
         texts = Counter(r.text for r in records)
         assert len(texts) == 30 and set(texts.values()) == {1}  # each job done exactly once
         assert len(mem.short_term("u1")) == 20 and mem.long_term("u1").version == 2
-        assert mem.store.unfinished_jobs() == []
+        assert mem._store.unfinished_jobs() == []
         hits = mem.deep_recall("shipment 48102", user_id="u1", kinds=["dynamic"], top_k=1)
         assert "48102" in hits[0].text
 
@@ -417,8 +417,8 @@ def test_reopened_folder_resumes_jobs_without_a_lifecycle_call(
             if time.monotonic() > deadline:
                 # Say why (a job failed, or a thread is stuck): CI saw this once, unexplained.
                 faulthandler.dump_traceback(all_threads=True)
-                jobs = [mem.store.job(j) for j in mem.store.unfinished_jobs()]
-                failed = mem.store.failed_jobs()
+                jobs = [mem._store.job(j) for j in mem._store.unfinished_jobs()]
+                failed = mem._store.failed_jobs()
                 pytest.fail(f"journaled jobs were not resumed on open: {jobs} failed: {failed}")
             time.sleep(0.1)
         hits = mem.deep_recall("Shipment 48129 depot 36", user_id="u1", top_k=3)
@@ -449,12 +449,12 @@ def test_bad_input_leaves_the_store_unchanged(
     mem: recall.Memory, states: object, message: str
 ) -> None:
     mem.update_memory("A first valid summary.", user_id="u1")
-    before = (mem.store.version("u1"), mem.store.counts())
+    before = (mem._store.version("u1"), mem._store.counts())
     for background in (False, True):
         with pytest.raises(InputError, match=message):
             mem.update_memory(states, user_id="u1", background=background)  # type: ignore[arg-type]
-    assert (mem.store.version("u1"), mem.store.counts()) == before
-    assert mem.store.unfinished_jobs() == []
+    assert (mem._store.version("u1"), mem._store.counts()) == before
+    assert mem._store.unfinished_jobs() == []
 
 
 def test_bad_user_id(mem: recall.Memory) -> None:

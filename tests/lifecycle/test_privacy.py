@@ -189,10 +189,9 @@ def test_a_secret_never_enters_any_tier(mem: recall.Memory) -> None:
     assert any("cello" in t for t in texts)  # the rest of that conversation is kept
     for token in ("4412", "778899"):
         assert not [t for t in texts if token in t]
-        for row in mem.store.articles("u1"):
+        for row in mem._store.articles("u1"):
             assert token not in f"{row.bedrock}{row.evolutionary}{row.dynamic}"
         hits = mem.deep_recall(f"what is the door code {token}", user_id="u1", depth="archive")
         assert not [h for h in hits if token in h.text]
         assert token not in mem.get_relevant_memories("door code", user_id="u1")
-    assert not mem.lifecycle_failed_jobs() if hasattr(mem, "lifecycle_failed_jobs") else True
-    assert not mem._lifecycle().failed_jobs()
+    assert mem.failed_jobs() == []

@@ -11,7 +11,7 @@ from recall import InputError
 
 
 def snapshot(mem: recall.Memory) -> tuple[Any, ...]:
-    return (mem.store.counts(), mem.store.version("u1"))
+    return (mem._store.counts(), mem._store.version("u1"))
 
 
 @pytest.fixture

@@ -88,7 +88,7 @@ def test_metadata_and_created_at_round_trip(mem: recall.Memory) -> None:
 def test_crash_between_store_and_index_loses_nothing(mem: recall.Memory) -> None:
     # Simulate a crash right after the store committed: write to the store only.
     now = datetime.now(UTC)
-    mem.store.put(
+    mem._store.put(
         [
             Record(
                 id="orphan",
@@ -100,10 +100,10 @@ def test_crash_between_store_and_index_loses_nothing(mem: recall.Memory) -> None
             )
         ]
     )
-    assert mem.sync.lag("u1")
+    assert mem._sync.lag("u1")
     hits = mem.deep_recall("wifi password", user_id="u1")
     assert hits and hits[0].id == "orphan" and hits[0].vector_score is not None
-    assert not mem.sync.lag("u1")
+    assert not mem._sync.lag("u1")
 
 
 def test_reopen_keeps_everything(settings: Settings, embedder: recall.Embedder) -> None:
@@ -151,7 +151,7 @@ def test_a_user_larger_than_one_chroma_page_loads_whole(
     texts = [f"{fact} (note {i})" for i, fact in enumerate(FACTS * 2)]
     ids = mem.add_many([{"text": t} for t in texts], user_id="u1")
     mem.add("someone else's note about Redis", user_id="u2")
-    index = mem.vectors
+    index = mem._vectors
     loaded = index.load("u1")
     assert sorted(loaded.ids) == sorted(ids)
     assert loaded.matrix.shape == (len(ids), mem.spec.dimension)

@@ -120,7 +120,7 @@ def test_open_with_hash_embedder_recalls_through_the_vector_leg(
         # The fingerprint is the spec's with this embedder: id and dimension.
         fingerprint = own_spec(load_spec("default"), mem.embedder()).fingerprint
         assert mem.stats()["fingerprint"] == fingerprint != IndexSpec().fingerprint
-        assert mem.store.get_meta(FINGERPRINT_KEY) == fingerprint
+        assert mem._store.get_meta(FINGERPRINT_KEY) == fingerprint
 
 
 def test_an_object_with_only_embed_is_adapted(tmp_path: Path) -> None:

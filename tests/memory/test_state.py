@@ -3,6 +3,8 @@ reaching into the store or the index (issue 34)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 import recall
@@ -45,3 +47,20 @@ def test_a_keyed_write_runs_once(mem: recall.Memory) -> None:
     assert mem.claim_key("bo", "k1", "req-c").state == "new"
     mem.release_key("ana", "k1")  # but never a remembered answer
     assert mem.claim_key("ana", "k1", "req-a").state == "done"
+
+
+def test_no_failed_jobs_on_a_healthy_memory(mem: recall.Memory) -> None:
+    chat = [
+        {"role": "user", "content": "I moved to Leeds."},
+        {"role": "assistant", "content": "Noted."},
+    ]
+    mem.update_memory(chat, user_id="ana", background=True)
+    assert mem.flush(30)
+    assert mem.failed_jobs() == []
+    # A job that gave up (journaled as the lifecycle's worker does) is listed with its error.
+    at = datetime(2026, 11, 1, tzinfo=UTC)
+    mem._store.add_job("j9", "ana", at, {"states": []})
+    assert not mem._store.record_job_failure("j9", "the summarizer timed out", max_attempts=1)
+    (failed,) = mem.failed_jobs()
+    assert (failed.job_id, failed.user_id, failed.attempts) == ("j9", "ana", 1)
+    assert failed.error == "the summarizer timed out" and failed.created_at == at

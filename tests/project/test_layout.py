@@ -62,7 +62,9 @@ def test_the_server_importing_the_engine_breaks_the_wall(tmp_path: Path, engine:
 
 
 def test_the_server_does_not_reach_under_the_facade() -> None:
-    wiring = re.compile(r"\bmemory\.(store|sync|spec|retriever|vectors)\b")
+    # Memory's wiring is private (_store, _sync, _retriever, _vectors): reaching it by the
+    # old public names fails under mypy, by the private ones here.
+    wiring = re.compile(r"\b(memory|mem)\.(_[a-z]\w*|store|sync|spec|retriever|vectors)\b")
     found = [
         f"{path.relative_to(ROOT)}:{n}"
         for path in sorted((ROOT / "recall" / "server").rglob("*.py"))

@@ -47,7 +47,7 @@ def fill(mem: recall.Memory, user: str) -> None:
 
 def holds(mem: recall.Memory, user: str, word: str) -> bool:
     texts = [r.text for r in mem.records(user)]
-    texts += [f"{a.bedrock}{a.evolutionary}{a.dynamic}" for a in mem.store.articles(user)]
+    texts += [f"{a.bedrock}{a.evolutionary}{a.dynamic}" for a in mem._store.articles(user)]
     return any(word.lower() in t.lower() for t in texts)
 
 

@@ -44,18 +44,18 @@ def _client(mem: recall.Memory, **server: Any) -> Callable[..., httpx.Response]:
 
 
 def _notes(mem: recall.Memory, user: str = "u1") -> int:
-    return mem.store.counts().get(user, {}).get("note", 0)
+    return mem._store.counts().get(user, {}).get("note", 0)
 
 
 def test_the_same_key_stores_once_and_returns_the_same_ids(mem: recall.Memory) -> None:
     post = _client(mem)
     first = post("POST", f"{U}/notes", key="k-1", json=NOTES)
     assert first.status_code == 201 and len(first.json()["ids"]) == 2
-    version = mem.store.version("u1")
+    version = mem._store.version("u1")
     again = post("POST", f"{U}/notes", key="k-1", json=NOTES)
     assert again.status_code == 201 and again.json() == first.json()
     assert again.headers["idempotent-replayed"] == "true"
-    assert _notes(mem) == 2 and mem.store.version("u1") == version  # nothing written
+    assert _notes(mem) == 2 and mem._store.version("u1") == version  # nothing written
     other = post("POST", f"{U}/notes", key="k-2", json=NOTES)
     assert other.status_code == 201 and set(other.json()["ids"]).isdisjoint(first.json()["ids"])
     assert _notes(mem) == 4
@@ -81,7 +81,7 @@ def test_update_memory_and_import_take_a_key(mem: recall.Memory) -> None:
     first = post("POST", f"{U}/memories", key="m", json=said)
     again = post("POST", f"{U}/memories", key="m", json=said)
     assert first.status_code == again.status_code == 201 and again.json() == first.json()
-    assert mem.store.counts()["u1"] == {"short_term": 1}
+    assert mem._store.counts()["u1"] == {"short_term": 1}
     export = "".join(mem.export_user("u1"))
     moved = post("POST", "/v1/users/u3/import", key="i", content=export)
     assert moved.status_code == 201
@@ -104,11 +104,11 @@ def test_a_failed_write_frees_its_key(mem: recall.Memory) -> None:
 def test_a_running_write_is_not_run_twice(mem: recall.Memory) -> None:
     post = _client(mem)
     fingerprint_of_other = "x" * 64
-    assert idempotency.begin(mem.store, "u1", "busy", fingerprint_of_other).state == "new"
+    assert idempotency.begin(mem._store, "u1", "busy", fingerprint_of_other).state == "new"
     assert post("POST", f"{U}/notes", key="busy", json=NOTES).status_code == 422
     # The same request while its first run still writes: 409, retry later.
     post("POST", f"{U}/notes", key="run", json=NOTES)
-    with mem.store._write() as db:
+    with mem._store._write() as db:
         db.execute("UPDATE idempotency SET status = NULL WHERE idem_key = 'run'")
     running = post("POST", f"{U}/notes", key="run", json=NOTES)
     assert running.status_code == 409 and "still running" in running.json()["error"]
@@ -195,7 +195,7 @@ def test_a_key_used_again_for_other_notes_never_replaces_the_old_ones(
 ) -> None:
     post = _client(mem)
     first = post("POST", f"{U}/notes", key="req-1", json=NOTES).json()["ids"]
-    with mem.store._write() as db:  # the answer expired (TTL): the key is free again
+    with mem._store._write() as db:  # the answer expired (TTL): the key is free again
         db.execute("DELETE FROM idempotency WHERE idem_key = 'req-1'")
     other = {"notes": [{"text": "The office moved to Ghent."}, {"text": "Standup at 9."}]}
     second = post("POST", f"{U}/notes", key="req-1", json=other).json()["ids"]

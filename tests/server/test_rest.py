@@ -136,7 +136,7 @@ def test_no_keys_means_loopback_clients_only(mem: recall.Memory) -> None:
 
 
 def test_a_store_that_is_down_answers_503(client: TestClient, mem: recall.Memory) -> None:
-    mem.store.close()
+    mem._store.close()
     r = client.post(f"{U}/recall", json={"query": "x"}, headers=AUTH)
     assert r.status_code == 503 and "SQLite failed" in r.json()["error"]
 

@@ -72,7 +72,7 @@ def test_deep_note_metadata_is_refused(api: Api, mem: recall.Memory, depth: int)
     body = json.dumps({"notes": [{"text": "deep", "metadata": _nest(depth)}]})
     said = _error(api.request("POST", f"{U}/notes", content=body, headers=JSON), 400)
     assert f"more than {MAX_METADATA_DEPTH} levels" in said
-    assert mem.store.counts()["u1"] == {"note": 1}  # nothing written
+    assert mem._store.counts()["u1"] == {"note": 1}  # nothing written
 
 
 def test_metadata_at_the_limit_is_stored(api: Api) -> None:
@@ -98,14 +98,14 @@ def test_an_import_with_deep_metadata_is_refused(api: Api, mem: recall.Memory) -
     row["metadata"] = _nest(300)
     body = lines[0] + json.dumps(row) + "\n"
     said = _error(api.request("POST", "/v1/users/dst/import", content=body, headers=JSON), 400)
-    assert "levels deep" in said and mem.store.version("dst") == 0
+    assert "levels deep" in said and mem._store.version("dst") == 0
 
 
 # --- a stored record with deep metadata never breaks a read ---------------------------------
 def _plant(mem: recall.Memory, depth: int) -> None:
     """A record whose metadata is nested ``depth`` deep, written past the validation."""
     mem.add("the planted heron record", user_id="u1", id="deep")
-    with mem.store._write() as db:
+    with mem._store._write() as db:
         db.execute(
             "UPDATE records SET metadata = ? WHERE user_id = ? AND id = ?",
             ('{"a": ' * depth + "1" + "}" * depth, "u1", "deep"),

@@ -71,5 +71,5 @@ def test_sigkill_during_add_loses_no_acknowledged_write(tmp_path: Path, after: i
         hits = mem.deep_recall(f"parcel {48000 + last}", user_id=f"u{last % 3}", top_k=3)
         assert hits and hits[0].id == f"r{last}" and hits[0].vector_score is not None
         for u in ("u0", "u1", "u2"):
-            mem.sync.ensure(u)
-            assert set(mem.vectors.hashes(u)) == {r.id for r in mem.records(u)}
+            mem._sync.ensure(u)
+            assert set(mem._vectors.hashes(u)) == {r.id for r in mem.records(u)}

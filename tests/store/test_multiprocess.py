@@ -146,7 +146,7 @@ def test_three_processes_share_one_memory(
                 assert {i for i, u in acked.items() if u == user} <= set(ids)
             texts = Counter(r.text for r in mem.records("j", ["short_term", "archive"]))
             assert all(texts[t] == 1 for t in updates), texts  # each job done exactly once
-            assert mem.store.unfinished_jobs() == []
+            assert mem._store.unfinished_jobs() == []
         for w in workers[:2]:
             found = w.call(op="find", user="k", q="written before the kill 3")["ids"]
             assert found[:1] == ["kill3"]

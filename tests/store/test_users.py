@@ -41,7 +41,7 @@ def _fill(m: recall.Memory) -> None:
     m.add("Bystander prefers tea over coffee.", user_id=OTHER)
     # A job journaled for the victim that no worker has taken (a crash left it, say).
     job_id, at = recall.store.new_job_id()
-    m.store.add_job(job_id, VICTIM, at, {"states": f"{SECRET} pending job"})
+    m._store.add_job(job_id, VICTIM, at, {"states": f"{SECRET} pending job"})
 
 
 def _all_values(db_path: Path) -> list[str]:
@@ -64,7 +64,7 @@ def test_delete_user_removes_every_row_vector_and_byte(small: recall.Memory) -> 
     assert before.version >= 1 and SECRET in before.render()  # articles exist to be erased
     assert {r.kind for r in small.records(VICTIM)} >= {"short_term", "archive", "dynamic", "note"}
     assert small.deep_recall(SECRET, user_id=VICTIM)  # the BM25 partition is cached now
-    assert sum(user_vector_counts(small.vectors.client, VICTIM).values()) > 0
+    assert sum(user_vector_counts(small._vectors.client, VICTIM).values()) > 0
 
     done = small.delete_user(VICTIM)
 
@@ -77,22 +77,22 @@ def test_delete_user_removes_every_row_vector_and_byte(small: recall.Memory) -> 
     for f in (db_path, db_path.with_name(db_path.name + "-wal")):
         raw = f.read_bytes() if f.exists() else b""
         assert VICTIM.encode() not in raw and SECRET.encode() not in raw, f
-    assert user_vector_counts(small.vectors.client, VICTIM) == {}
-    assert VICTIM not in small.store.users()
+    assert user_vector_counts(small._vectors.client, VICTIM) == {}
+    assert VICTIM not in small._store.users()
     assert small.deep_recall(SECRET, user_id=VICTIM) == []
     assert small.long_term(VICTIM).version == 0
     # The bystander is untouched, in the store and in the index.
     assert [h.text for h in small.deep_recall("tea", user_id=OTHER)] == [
         "Bystander prefers tea over coffee."
     ]
-    assert sum(user_vector_counts(small.vectors.client, OTHER).values()) == 1
+    assert sum(user_vector_counts(small._vectors.client, OTHER).values()) == 1
     again = small.delete_user(VICTIM)
     assert not again.existed
 
 
 def test_export_then_import_moves_a_user_intact(small: recall.Memory) -> None:
     _fill(small)
-    small.store.finish_job(small.store.unfinished_jobs()[0])  # exports carry no jobs
+    small._store.finish_job(small._store.unfinished_jobs()[0])  # exports carry no jobs
     lines = small.export_user(VICTIM)
     header = json.loads(lines[0])
     assert header["user_id"] == VICTIM and header["articles"] >= 1
@@ -108,7 +108,7 @@ def test_export_then_import_moves_a_user_intact(small: recall.Memory) -> None:
     assert [
         a.render() for a in (small.long_term(VICTIM, v) for v in range(1, done.articles + 1))
     ] == [a.render() for a in (small.long_term("moved", v) for v in range(1, done.articles + 1))]
-    assert not small.sync.lag("moved")  # indexed at once, not on the first query
+    assert not small._sync.lag("moved")  # indexed at once, not on the first query
     hits = small.deep_recall("allergic to pollen", user_id="moved", top_k=1)
     assert hits[0].id == f"{SECRET}-note"
 

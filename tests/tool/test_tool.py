@@ -65,11 +65,11 @@ def test_handle_openai_object(mem: recall.Memory) -> None:
 def test_malformed_arguments_come_back_as_tool_message(
     mem: recall.Memory, arguments: str, needle: str
 ) -> None:
-    before = mem.store.counts()
+    before = mem._store.counts()
     msg = mem.handle_tool_call(call(arguments), user_id="u1")
     assert msg["role"] == "tool"
     assert needle in json.loads(msg["content"])["error"]
-    assert mem.store.counts() == before
+    assert mem._store.counts() == before
 
 
 def test_unknown_tool_name(mem: recall.Memory) -> None:
