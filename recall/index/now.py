@@ -28,8 +28,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import cached_property, lru_cache
-from typing import NamedTuple
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -37,8 +36,9 @@ import numpy.typing as npt
 from ..models import Profile, Record
 from ..text.analyzer import Analyzer
 from ..text.passages import split_sentences
-from ..text.stance import NOT_NAMES, is_assertion, names_in, self_named
+from ..text.stance import NOT_NAMES
 from .attributes import AttributeSpace
+from .now_parse import parse
 
 __all__ = ["Fact", "Sentence", "UserFacts", "facts_of", "user_statements"]
 
@@ -53,8 +53,20 @@ def user_statements(records: Sequence[Record]) -> list[int]:
     kept whose role is ``user``. A note carries no speaker (a LoCoMo note is either side of
     a conversation; a host's note may be a document), so it states nothing of the user's."""
     return [
-        i for i, r in enumerate(records) if r.kind == "turn" and r.metadata.get("role") == "user"
+        i
+        for i, r in enumerate(records)
+        if (r.kind == "turn" and r.metadata.get("role") == "user") or _given(r) is not None
     ]
+
+
+def _given(r: Record) -> tuple[str, str] | None:
+    """(attribute, value) of a ``fact`` record a model wrote (recall.lifecycle.extract)."""
+    if r.kind != "fact":
+        return None
+    attribute, value = r.metadata.get("attribute"), r.metadata.get("value")
+    if isinstance(attribute, str) and isinstance(value, str) and attribute and value:
+        return attribute, value
+    return None
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,8 @@ class Sentence:
     asserted: bool
     tokens: frozenset[str]
     names: frozenset[str]
+    #: The value a model gave (a ``fact`` record), None for the user's own words.
+    given: str | None = None
 
 
 @dataclass(frozen=True)
@@ -130,6 +144,9 @@ class UserFacts:
     def value(self, fact: Fact) -> str:
         """The fact as the user wrote it where it was introduced: the run of capitalized
         words holding its first word ("Summit Club"), else that word."""
+        given = self.sentences[fact.intro].given
+        if given is not None:
+            return given
         first = self.display.get(fact.words[0], fact.words[0])
         for m in _SPAN.finditer(self.sentences[fact.intro].text):
             span = m.group().split()
@@ -141,6 +158,8 @@ class UserFacts:
 
 
 def _salient(s: Sentence, uses: Counter[str]) -> frozenset[str]:
+    if s.given is not None:
+        return s.names  # a model's value: its own words, whatever else the sentence says
     return s.names | frozenset(t for t in s.tokens if uses[t] <= RARE)
 
 
@@ -156,6 +175,9 @@ def _history(uf: UserFacts, attribute: str) -> list[Fact]:
         (k for k, s in enumerate(uf.sentences) if s.attribute == attribute),
         key=lambda k: uf.sentences[k].at,
     )
+    if any(uf.sentences[k].given is not None for k in order):
+        # A model read this attribute (recall.lifecycle.extract): its answers alone.
+        order = [k for k in order if uf.sentences[k].given is not None]
     uses = uf.uses
     owner: dict[str, int] = {}  # salient word -> the fact it marks
     seen: set[str] = set()
@@ -185,38 +207,8 @@ def _history(uf: UserFacts, attribute: str) -> list[Fact]:
 _LOCK = threading.Lock()
 _JOINS = frozenset({"of", "de", "&"})
 _SPAN = re.compile(r"[A-Z][\w'&-]*(?:\s+(?:of\s+|de\s+|&\s+)?[A-Z][\w'&-]*)*")
-_WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*|[0-9][0-9:.]*")
 # Names the assistant calls the user by: "Sorry, Dara." / "Dara, ..." (a vocative).
 _VOCATIVE = re.compile(r"(?:^|[,!?.]\s+|\b(?:hi|hey|thanks|sorry|congrats)\s+)([A-Z][a-z]+)[,.!?]")
-
-
-class _Parsed(NamedTuple):
-    tokens: frozenset[str]
-    names: frozenset[str]  # as written
-    name_tokens: frozenset[str]
-    display: tuple[tuple[str, str], ...]  # a name's tokens -> the name
-    words: tuple[tuple[str, str], ...]  # a one-token word -> the word
-    mine: frozenset[str]  # names the speaker gives as their own
-    asserted: bool
-
-
-@lru_cache(maxsize=65_536)
-def _parse(text: str, analyzer: Analyzer) -> _Parsed:
-    """What one sentence holds (cached: a rebuild after a write parses only what is new)."""
-    names = names_in(text)
-    display = tuple((t, name) for name in sorted(names) for t in analyzer.tokens(name))
-    words = tuple(
-        (wt[0], word) for word in _WORDS.findall(text) if len(wt := analyzer.tokens(word)) == 1
-    )
-    return _Parsed(
-        tokens=frozenset(analyzer.tokens(text)),
-        names=frozenset(names),
-        name_tokens=frozenset(t for t, _ in display),
-        display=display,
-        words=words,
-        mine=frozenset(self_named(text)),
-        asserted=is_assertion(text),
-    )
 
 
 def facts_of(
@@ -232,7 +224,11 @@ def facts_of(
     if isinstance(hit, UserFacts):
         return hit
     stmts = user_statements(records)
-    pieces = [(i, s) for i in stmts for s in split_sentences(records[i].text)]
+    pieces = [
+        (i, s)
+        for i in stmts
+        for s in ([records[i].text] if _given(records[i]) else split_sentences(records[i].text))
+    ]
     vectors, own = space.embed_scored([s for _, s in pieces])
     labels: list[str | None] = []
     if pieces:
@@ -248,22 +244,27 @@ def facts_of(
     sentences: list[Sentence] = []
     said_names: set[str] = set()
     mine: set[str] = set()
-    for (i, text), label in zip(pieces, labels, strict=True):
-        parsed = _parse(text, analyzer)
+    for (i, text), read in zip(pieces, labels, strict=True):
+        parsed = parse(text, analyzer)
         said_names |= parsed.names
         mine |= parsed.mine
         display.update(parsed.display)
         for t, word in parsed.words:
             display.setdefault(t, word)
+        given = _given(records[i])
+        if given is not None:  # what the model read: its attribute, its value's words
+            value = frozenset(analyzer.tokens(given[1])) or parsed.name_tokens
+            parsed = parsed._replace(asserted=True, name_tokens=value)
         sentences.append(
             Sentence(
                 record=i,
                 text=text,
                 at=records[i].created_at,
-                attribute=label,
+                attribute=read if given is None else given[0],
                 asserted=parsed.asserted,
                 tokens=parsed.tokens,
                 names=parsed.name_tokens,
+                given=None if given is None else given[1],
             )
         )
     addressed: set[str] = set()

@@ -35,6 +35,7 @@ from ..store import Job, Store, Transaction, new_job_id
 from ..text import count_tokens
 from .answer import AnswerWithSummary, parse_answer_with_summary
 from .article import LongTerm
+from .extract import FactChange, FactExtractor, fact_records
 from .privacy import without_private
 from .promote import promote_all, read_long_term
 from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
@@ -101,6 +102,7 @@ class Lifecycle:
         self.reconstructor: Reconstructor = reconstructor or (
             offline_rec if client is None else LLMReconstructor(client, offline_rec)
         )
+        self.extractor = FactExtractor(client) if client and settings.llm.extract_facts else None
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._worker = Worker(self._run_job)
@@ -148,10 +150,10 @@ class Lifecycle:
                 version=self.long_term(uid).version,
                 short_term_count=len(self.short_term(uid)),
             )
-        summary = self._summarize(payload)
+        summary, facts = self._summarize(payload), self._facts(uid, payload)
         with span("store"), self.store.transaction() as tx:
             tx.add_summarized_job(job_id, uid, at)
-            written = self._put_summary(tx, uid, job_id, at, summary, payload)
+            written = self._put_summary(tx, uid, job_id, at, summary, payload, facts)
         promotions: list[tuple[int, list[str]]] = []
         try:
             # A bounded number here keeps the call's latency flat under a backlog.
@@ -225,22 +227,20 @@ class Lifecycle:
     def _summarize(self, payload: dict[str, Any]) -> str:
         if "text" in payload:
             return str(payload["text"])
-        messages = chat_messages(payload["messages"])
-        return self.summarizer.summarize(
-            messages, budget_tokens=self.settings.lifecycle.summary_tokens
-        )
+        budget = self.settings.lifecycle.summary_tokens
+        return self.summarizer.summarize(chat_messages(payload["messages"]), budget_tokens=budget)
+
+    def _facts(self, uid: str, payload: dict[str, Any]) -> list[FactChange]:
+        """What the model reads as changed in the user's messages ([] offline)."""
+        return [] if self.extractor is None else self.extractor.read(payload, self.store, uid)
 
     def _put_summary(
-        self,
-        tx: Transaction,
-        uid: str,
-        job_id: str,
-        at: datetime,
-        text: str,
-        payload: dict[str, Any],
-    ) -> Written:
+        self, tx: Transaction, uid: str, job_id: str, at: datetime, text: str,
+        payload: dict[str, Any], facts: Sequence[FactChange] = (),
+    ) -> Written:  # fmt: skip
         keep_turns = self.settings.lifecycle.keep_turns
         records = summary_records(uid, job_id, at, text, payload, self.count, keep_turns)
+        records += fact_records(uid, job_id, at, facts, self.count)
         tx.put(records)
         return tx.bump_version(uid), records
 
@@ -253,10 +253,11 @@ class Lifecycle:
                 return False  # done already (another runner, or before a restart)
             if job.status == "pending" and job.payload is not None:
                 summary = self._summarize(job.payload)
+                facts = self._facts(job.user_id, job.payload)
                 with self.store.transaction() as tx:
                     if tx.mark_job_summarized(job_id):
                         self._put_summary(
-                            tx, job.user_id, job_id, job.created_at, summary, job.payload
+                            tx, job.user_id, job_id, job.created_at, summary, job.payload, facts
                         )
             elif job.status != "summarized":
                 return False  # failed: kept for inspection, never retried here

@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: Kinds the lifecycle writes and moves; any other kind is the application's own.
-LIFECYCLE_KINDS = frozenset({"short_term", "dynamic", "archive", "turn"})
+LIFECYCLE_KINDS = frozenset({"short_term", "dynamic", "archive", "turn", "fact"})
 #: Roles whose messages are kept as raw turns: what was said, not tool plumbing.
 TURN_ROLES = frozenset({"user", "assistant"})
 

@@ -125,8 +125,9 @@ class MemoryCore:
         """Store one record for ``user_id`` and index it; returns its id.
 
         ``kind`` is any short identifier. The default, "note", is never touched by the
-        lifecycle; "short_term" (which update_memory promotes), "dynamic", "archive" and
-        "turn" are the lifecycle's own (see :data:`recall.lifecycle.tiers.LIFECYCLE_KINDS`).
+        lifecycle; "short_term" (which update_memory promotes), "dynamic", "archive", "turn"
+        and "fact" (a model's reading of the user: recall.lifecycle.extract) are the
+        lifecycle's own (see :data:`recall.lifecycle.tiers.LIFECYCLE_KINDS`).
         An existing ``id`` of the same user is replaced.
         """
         item: dict[str, Any] = {"text": text, "kind": kind, "id": id, "metadata": metadata}

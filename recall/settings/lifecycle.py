@@ -91,3 +91,8 @@ class LLMSettings(_Group):
         None, description="Model for summarizing/reconstruction; None = offline default."
     )
     timeout_s: float = Field(60.0, gt=0, description="Timeout of one LLM call.")
+    extract_facts: bool = Field(
+        True,
+        description="With a model: also ask it what each update_memory's user messages change "
+        "in the user's profile (add / update, stored as 'fact' records).",
+    )

@@ -145,8 +145,9 @@ class RetrievalSettings(_Group):
     )
     max_query_chars: int = Field(10_000, ge=1, description="Longest query accepted.")
     recall_kinds: tuple[str, ...] = Field(
-        ("note", "short_term", "dynamic"),
-        description="The recent tier: kinds deep_recall searches at depth 'recent'.",
+        ("note", "short_term", "dynamic", "fact"),
+        description="The recent tier: kinds deep_recall searches at depth 'recent' ('fact': "
+        "what a configured model read of the user, recall.lifecycle.extract).",
     )
     archive_kinds: tuple[str, ...] = Field(
         ("archive", "turn"),

@@ -33,7 +33,7 @@ def test_design_defaults() -> None:
         0.92,
     )
     assert s.storage.vector_partitions == 64
-    assert s.retrieval.recall_kinds == ("note", "short_term", "dynamic")
+    assert s.retrieval.recall_kinds == ("note", "short_term", "dynamic", "fact")
     assert s.retrieval.archive_kinds == ("archive", "turn")
 
 
