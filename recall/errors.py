@@ -5,27 +5,21 @@
     │   ├── UnknownUserError    the user holds no memory in this folder
     │   ├── UserExistsError     an import onto a user that already holds memory
     │   ├── DatasetError        a benchmark dataset is missing or malformed
-    │   ├── MessageError        one chat message of a list is invalid (its index says which)
-    │   ├── MediaTypeError      server: a write whose body is not JSON
-    │   ├── KeyReusedError      server: an Idempotency-Key of another request
-    │   └── TooLargeError       server: a request body over the limit
+    │   └── MessageError        one chat message of a list is invalid (its index says which)
     ├── StoreError          SQLite or Chroma failed or cannot be reached
     ├── IndexStaleError     the built index was made with another spec: run `recall reindex`
     ├── LLMError            the configured LLM endpoint failed
     ├── ConfigError         settings or an index spec are invalid
     │   ├── EmbedderError       the embedder given to open returned unusable vectors
     │   └── ModelFileError      a model file is not the pinned one: reinstall its package
-    ├── AuthError           server: no API key, or an unknown one
-    ├── ForbiddenError      server: a known key, outside its tenant
-    │   └── OriginError         a browser page of a foreign origin
-    ├── HostError           server: a Host header this server does not serve
-    ├── BodyTimeoutError    server: a body not received within its time
-    ├── NotFoundError       server: no such record or article version
-    └── InProgressError     server: a write of this Idempotency-Key still runs
 
-Every class is exported from ``recall`` (``except recall.UnknownUserError``); the modules
-that raise them re-export them where they were first defined. The HTTP status of each:
-:mod:`recall.server.errors`.
+The server's own errors (a key refused, a foreign origin, a body too large...) live in its
+wing, :mod:`recall.server.errors`, exported from ``recall.server``: a library user never
+meets them.
+
+Every class here is exported from ``recall`` (``except recall.UnknownUserError``); the
+modules that raise them re-export them where they were first defined. The HTTP status of
+each: :mod:`recall.server.errors`.
 
 Every message says what to do next. Library code wraps SQLite calls in :func:`mapped` and
 Chroma calls in :func:`chroma_errors`, so that callers only ever see ``RecallError``
@@ -39,26 +33,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 __all__ = [
-    "AuthError",
-    "BodyTimeoutError",
     "ConfigError",
     "DatasetError",
     "EmbedderError",
-    "ForbiddenError",
-    "HostError",
-    "InProgressError",
     "IndexStaleError",
     "InputError",
-    "KeyReusedError",
     "LLMError",
-    "MediaTypeError",
     "MessageError",
     "ModelFileError",
-    "NotFoundError",
-    "OriginError",
     "RecallError",
     "StoreError",
-    "TooLargeError",
     "UnknownUserError",
     "UserExistsError",
     "chroma_errors",
@@ -125,51 +109,6 @@ class MessageError(InputError):
         super().__init__(f"message {index}: {detail}")
         self.index = index
         self.detail = detail
-
-
-# The server's own errors; recall.server.errors maps each to its HTTP status.
-
-
-class AuthError(RecallError):
-    """The request carries no API key, or one the server does not know (HTTP 401)."""
-
-
-class ForbiddenError(RecallError):
-    """The API key is valid but may not touch this user or operation (HTTP 403)."""
-
-
-class OriginError(ForbiddenError):
-    """A browser request from a page of an origin this server does not serve (HTTP 403)."""
-
-
-class HostError(RecallError):
-    """The ``Host`` header names no address this server answers to (HTTP 421): what a
-    DNS-rebinding page sends."""
-
-
-class MediaTypeError(InputError):
-    """A write whose ``Content-Type`` is not JSON (HTTP 415): what a cross-site form or
-    ``text/plain`` request sends."""
-
-
-class BodyTimeoutError(RecallError):
-    """The request body did not arrive in full within the server's time (HTTP 408)."""
-
-
-class NotFoundError(RecallError):
-    """The record or article version a request names does not exist (HTTP 404)."""
-
-
-class InProgressError(RecallError):
-    """A write with this ``Idempotency-Key`` is still running (HTTP 409): retry shortly."""
-
-
-class KeyReusedError(InputError):
-    """An ``Idempotency-Key`` sent again with a different request (HTTP 422)."""
-
-
-class TooLargeError(InputError):
-    """The request body is over the server's limit (HTTP 413)."""
 
 
 @contextmanager

@@ -1,7 +1,7 @@
 """The one place a ``RecallError`` becomes an HTTP status, and the server's own errors.
 
-The classes live in :mod:`recall.errors` with every other (all exported from ``recall``);
-they are re-exported here, where the server imports them from.
+The server's own classes are defined here, in the service's wing, and exported from
+``recall.server`` (the library's live in :mod:`recall.errors`, exported from ``recall``):
 
     RecallError
     ├── AuthError         no API key, or an unknown one            401
@@ -23,22 +23,13 @@ stale 503, the LLM endpoint 502, a request over its time 504.
 from __future__ import annotations
 
 from ..errors import (
-    AuthError,
-    BodyTimeoutError,
     ConfigError,
     EmbedderError,
-    ForbiddenError,
-    HostError,
     IndexStaleError,
-    InProgressError,
     InputError,
-    KeyReusedError,
     LLMError,
-    MediaTypeError,
-    NotFoundError,
-    OriginError,
+    RecallError,
     StoreError,
-    TooLargeError,
     UnknownUserError,
     UserExistsError,
 )
@@ -56,6 +47,48 @@ __all__ = [
     "TooLargeError",
     "status_for",
 ]
+
+
+class AuthError(RecallError):
+    """The request carries no API key, or one the server does not know (HTTP 401)."""
+
+
+class ForbiddenError(RecallError):
+    """The API key is valid but may not touch this user or operation (HTTP 403)."""
+
+
+class OriginError(ForbiddenError):
+    """A browser request from a page of an origin this server does not serve (HTTP 403)."""
+
+
+class HostError(RecallError):
+    """The ``Host`` header names no address this server answers to (HTTP 421): what a
+    DNS-rebinding page sends."""
+
+
+class MediaTypeError(InputError):
+    """A write whose ``Content-Type`` is not JSON (HTTP 415): what a cross-site form or
+    ``text/plain`` request sends."""
+
+
+class BodyTimeoutError(RecallError):
+    """The request body did not arrive in full within the server's time (HTTP 408)."""
+
+
+class NotFoundError(RecallError):
+    """The record or article version a request names does not exist (HTTP 404)."""
+
+
+class InProgressError(RecallError):
+    """A write with this ``Idempotency-Key`` is still running (HTTP 409): retry shortly."""
+
+
+class KeyReusedError(InputError):
+    """An ``Idempotency-Key`` sent again with a different request (HTTP 422)."""
+
+
+class TooLargeError(InputError):
+    """The request body is over the server's limit (HTTP 413)."""
 
 
 # Most specific first: the first class an exception is an instance of decides.
