@@ -50,19 +50,31 @@ _DESCRIPTION = (
 )
 
 
-def _environment_bounds() -> tuple[int, int]:
-    # tool_max_top_k and default_top_k as RECALL_* set them; a bad environment leaves the
-    # defaults here (importing recall never fails on it) and recall.open names the problem.
+def _environment_bounds() -> tuple[int, int, int]:
+    # tool_max_top_k, default_top_k and max_query_chars as RECALL_* set them; a bad
+    # environment leaves the defaults here (importing recall never fails on it) and
+    # recall.open names the problem.
     try:
         r = RetrievalSettings()
     except ConfigError:
-        fields = RetrievalSettings.model_fields
-        return fields["tool_max_top_k"].default, fields["default_top_k"].default
-    return r.tool_max_top_k, r.default_top_k
+        f = RetrievalSettings.model_fields
+        return f["tool_max_top_k"].default, f["default_top_k"].default, f["max_query_chars"].default
+    return r.tool_max_top_k, r.default_top_k, r.max_query_chars
 
 
-#: (tool_max_top_k, default_top_k) of the environment when recall was imported.
+#: (tool_max_top_k, default_top_k, max_query_chars) of the environment at import.
 _BOUNDS = _environment_bounds()
+
+
+def _query(max_chars: int) -> Any:
+    return Field(
+        min_length=1,
+        max_length=max_chars,
+        description=(
+            "What to look for, as a short question or keywords in the user's language. "
+            "/ 要回忆的内容：简短的问题或关键词，使用用户的语言。"
+        ),
+    )
 
 
 def _top_k(most: int, default: int) -> Any:
@@ -76,20 +88,14 @@ def _top_k(most: int, default: int) -> Any:
 
 class DeepRecallArgs(BaseModel):
     """Arguments of the deep_recall tool; ``top_k`` up to ``tool_max_top_k`` (default
-    ``default_top_k``) as the environment set them at import (:func:`args_model` for others).
+    ``default_top_k``) and ``query`` up to ``max_query_chars``, as the environment set them
+    at import (:func:`args_model` for other settings).
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(
-        min_length=1,
-        max_length=10_000,
-        description=(
-            "What to look for, as a short question or keywords in the user's language. "
-            "/ 要回忆的内容：简短的问题或关键词，使用用户的语言。"
-        ),
-    )
-    top_k: int = _top_k(*_BOUNDS)
+    query: str = _query(_BOUNDS[2])
+    top_k: int = _top_k(*_BOUNDS[:2])
     depth: Literal["recent", "archive"] | None = Field(
         None,
         description=(
@@ -118,23 +124,26 @@ class DeepRecallArgs(BaseModel):
 
 
 @cache
-def _bounded(most: int, default: int) -> type[DeepRecallArgs]:
-    if (most, default) == _BOUNDS:
+def _bounded(most: int, default: int, max_chars: int) -> type[DeepRecallArgs]:
+    if (most, default, max_chars) == _BOUNDS:
         return DeepRecallArgs
     return create_model(
         "DeepRecallArgs",
         __base__=DeepRecallArgs,
         __doc__=DeepRecallArgs.__doc__,
+        query=(str, _query(max_chars)),
         top_k=(int, _top_k(most, default)),
     )
 
 
 def args_model(settings: Settings | None = None) -> type[DeepRecallArgs]:
     """The tool's arguments with ``top_k`` bounded by ``settings.retrieval.tool_max_top_k``
-    (its default ``default_top_k``); without ``settings``, :class:`DeepRecallArgs`."""
+    (its default ``default_top_k``) and ``query`` by ``max_query_chars``; without
+    ``settings``, :class:`DeepRecallArgs`."""
     if settings is None:
         return DeepRecallArgs
-    return _bounded(settings.retrieval.tool_max_top_k, settings.retrieval.default_top_k)
+    r = settings.retrieval
+    return _bounded(r.tool_max_top_k, r.default_top_k, r.max_query_chars)
 
 
 def bound_top_k(top_k: int, settings: Settings, *, given: bool = True) -> int:

@@ -103,3 +103,24 @@ def test_triggers(text: str) -> None:
 )
 def test_not_triggers(text: str) -> None:
     assert not wants_deep_recall(text)
+
+
+def test_the_query_bound_follows_max_query_chars(tmp_path: Any) -> None:
+    # Issue 34: raising max_query_chars must raise the tool schema's bound with it.
+    from recall.tool import args_model, deep_recall_tool
+
+    assert DEEP_RECALL_TOOL["function"]["parameters"]["properties"]["query"]["maxLength"] == (
+        recall.Settings().retrieval.max_query_chars
+    )
+    wide = recall.Settings(path=tmp_path / "m", vector_partitions=2, max_query_chars=20_000)
+    schema = deep_recall_tool(wide)["function"]["parameters"]["properties"]["query"]
+    assert schema["maxLength"] == 20_000
+    long = "cache " * 2_000  # 12,000 characters
+    assert args_model(wide).model_validate({"query": long}).query == long
+    with recall.open(settings=wide) as mem:
+        mem.add("We chose Redis for the session cache.", user_id="u1")
+        msg = mem.handle_tool_call(call(json.dumps({"query": long})), user_id="u1")
+        assert json.loads(msg["content"])["query"] == long
+    narrow = recall.Settings(path=tmp_path / "n", vector_partitions=2, max_query_chars=100)
+    with pytest.raises(ValueError):
+        args_model(narrow).model_validate({"query": "x" * 101})
