@@ -49,6 +49,31 @@ def hits_at(
     return hits
 
 
+def _same(text: str) -> str:
+    """What two texts must share to be the same hit: their words, case and spacing aside."""
+    return " ".join(text.casefold().split())
+
+
+def _said_by_user(r: Record) -> bool:
+    return r.kind == "turn" and r.metadata.get("role") == "user"
+
+
+def _once(
+    order: npt.NDArray[np.intp], texts: list[str], seen: set[str], most: int
+) -> npt.NDArray[np.intp]:
+    """The first ``most`` positions of ``order`` whose text is not in ``seen`` (updated)
+    nor empty (the asker's own question)."""
+    keep: list[int] = []
+    for j in order:
+        if len(keep) >= most:
+            break
+        key = _same(texts[int(j)])
+        if key and key not in seen:
+            seen.add(key)
+            keep.append(int(j))
+    return np.array(keep, dtype=np.intp)
+
+
 def ordered(
     req: RecallRequest,
     records: list[Record],
@@ -62,10 +87,22 @@ def ordered(
 ) -> list[Hit]:
     """The top ``req.top_k`` hits: the current statements (``front``, positions in
     ``cand``) lead, newest first (recall.index.asked); the rest keep the fused order
-    (``rank``, ties broken by keyword, then vector score)."""
+    (``rank``, ties broken by keyword, then vector score). Each text takes one slot: a
+    repeat of a text already shown ("Noted.", a note stored twice) and the asker's own
+    question (the user's turn an agent stored before searching) give theirs to the next
+    hit; a note that holds the query's very words is still found."""
     vec_leg = vec if vec is not None else np.zeros_like(kw)
     order = np.lexsort((-vec_leg, -kw, -rank))
-    order = np.concatenate([front, order[~np.isin(order, front)]])[: req.top_k]
+    seen: set[str] = set()
+    asked = _same(req.query)
+    texts = [
+        "" if _said_by_user(records[int(c)]) and _same(records[int(c)].text) == asked else
+        records[int(c)].text
+        for c in cand
+    ]  # fmt: skip
+    front = _once(front, texts, seen, req.top_k)
+    rest = _once(order[~np.isin(order, front)], texts, seen, req.top_k - front.size)
+    order = np.concatenate([front, rest]).astype(np.intp)
     if not front.size:  # a question about the present: the newest statement of its slot
         order = order[present_first(req.query, [records[int(cand[j])] for j in order])]
     hits = hits_at(records, cand, order, fused, kw, vec, vec_leg, degraded)

@@ -42,7 +42,7 @@ from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
 from .result import UpdateResult
 from .states import chat_messages, check_text, check_time, journaled, newest_said, to_turns
 from .summarize import ExtractiveSummarizer, LLMSummarizer, Summarizer
-from .tiers import summary_records
+from .tiers import stored_before, summary_records
 from .worker import Worker
 
 __all__ = [
@@ -125,7 +125,8 @@ class Lifecycle:
         ``states`` is a summary string (stored as is) or OpenAI-format chat messages
         (summarized first). With ``background`` the states are journaled and the call
         returns at once; :meth:`flush` waits for the worker. ``at`` is when the
-        conversation happened (default now): an imported history keeps its own dates.
+        conversation happened (default now): an imported history keeps its own dates. The
+        user's same messages sent again write nothing (``duplicate`` says so).
         """
         uid = require_user_id(user_id)
         if not isinstance(background, bool):
@@ -134,11 +135,11 @@ class Lifecycle:
         job_id, now = new_job_id()
         # An undated call takes the newest of its messages' own timestamps, else now.
         at = (newest_said(payload.get("messages", [])) or now) if at is None else check_time(at)
-        if payload.get("messages") == []:  # every turn was private: nothing is written
+        same = stored_before(self.store, uid, payload)  # "" when every turn was private
+        if same is not None:  # nothing new is written
             lt, short = self.long_term(uid).version, len(self.short_term(uid))
-            return UpdateResult(
-                user_id=uid, job_id=job_id, summary_id="", version=lt, short_term_count=short
-            )
+            return UpdateResult(user_id=uid, job_id=job_id, summary_id=same, duplicate=bool(same),
+                                version=lt, short_term_count=short)  # fmt: skip
         if background:
             self.store.add_job(job_id, uid, at, payload)
             self._worker.submit(job_id)

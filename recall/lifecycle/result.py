@@ -17,6 +17,11 @@ class UpdateResult(BaseModel):
         "turn was one the user asked not to keep (recall.lifecycle.privacy): nothing written."
     )
     queued: bool = Field(False, description="Background mode: the work runs on the worker.")
+    duplicate: bool = Field(
+        False,
+        description="The user's same messages were stored before: nothing new was written, "
+        "and summary_id is that earlier call's summary.",
+    )
     promoted: bool = Field(False, description="True when at least one promotion ran.")
     promoted_ids: list[str] = Field(default_factory=list, description="Summaries promoted.")
     versions: list[int] = Field(default_factory=list, description="Chapter versions written.")

@@ -14,18 +14,22 @@ one, and past ``segment_cap`` short-term summaries the oldest are archived unpro
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from ..models import Record
-from ..store import content_hash
+from ..store import Store, content_hash
 
 __all__ = [
     "LIFECYCLE_KINDS",
     "TURN_ROLES",
     "archive_id",
     "capped_records",
+    "conversation_digest",
+    "stored_before",
     "summary_records",
     "turn_records",
 ]
@@ -55,11 +59,38 @@ def summary_records(
         text=text,
         created_at=at,
         tokens=count(text),
-        metadata={"source": source, "job": job_id},
+        metadata={"source": source, "job": job_id}
+        | ({"digest": digest} if (digest := conversation_digest(payload)) else {}),
     )
     if "messages" in payload and keep_turns:
         return [summary, *turn_records(user_id, job_id, at, payload["messages"], count)]
     return [summary]
+
+
+def conversation_digest(payload: Mapping[str, Any]) -> str | None:
+    """The digest of one update_memory call's messages (role, name, text, when said), kept
+    on its summary; None for a summary string."""
+    if "messages" not in payload:
+        return None
+    said = [
+        [m.get("role"), m.get("name"), m.get("content"), m.get("at")] for m in payload["messages"]
+    ]
+    return hashlib.sha256(json.dumps(said, ensure_ascii=False).encode()).hexdigest()
+
+
+def stored_before(store: Store, user_id: str, payload: Mapping[str, Any]) -> str | None:
+    """Why an update_memory call writes nothing: "" when every turn was private, the id of
+    the summary (short-term or archived) of an earlier call of the user's with the same
+    messages; None when it has something new to write."""
+    if payload.get("messages") == []:
+        return ""
+    digest = conversation_digest(payload)
+    if digest is None:
+        return None
+    for r in store.records(user_id, kinds=["short_term", "archive"]):
+        if r.metadata.get("digest") == digest:
+            return r.id
+    return None
 
 
 def turn_records(

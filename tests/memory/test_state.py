@@ -64,3 +64,38 @@ def test_no_failed_jobs_on_a_healthy_memory(mem: recall.Memory) -> None:
     (failed,) = mem.failed_jobs()
     assert (failed.job_id, failed.user_id, failed.attempts) == ("j9", "ana", 1)
     assert failed.error == "the summarizer timed out" and failed.created_at == at
+
+
+def test_each_thing_takes_one_hit_slot(mem: recall.Memory) -> None:
+    # Issue 36: a text stored twice, and the asker's own question stored before the search.
+    first = mem.add("Noted, the cache stays on Redis.", user_id="ana")
+    mem.add("noted,  the cache stays on Redis.", user_id="ana")  # the same words again
+    other = mem.add("We compared Redis and Memcached for the cache.", user_id="ana")
+    # The agent stored the turn with the question before searching for it.
+    mem.update_memory([{"role": "user", "content": "Which cache did we pick?"}], user_id="ana")
+    hits = mem.deep_recall("Which cache did we pick?", user_id="ana", top_k=5)
+    texts = [" ".join(h.text.casefold().split()) for h in hits]
+    assert len(texts) == len(set(texts))
+    assert "which cache did we pick?" not in texts
+    assert {first, other} <= {h.id for h in hits}
+    # A note holding the query's very words is what an exact search looks for: found.
+    note = mem.add("Which cache did we pick?", user_id="bo")
+    assert mem.deep_recall("which cache did we pick?", user_id="bo", top_k=3)[0].id == note
+
+
+def test_the_same_conversation_sent_twice_is_stored_once(mem: recall.Memory) -> None:
+    chat = [
+        {"role": "user", "content": "I moved to Leeds in March."},
+        {"role": "assistant", "content": "Noted."},
+    ]
+    one = mem.update_memory(chat, user_id="ana")
+    count = len(mem.records("ana"))
+    again = mem.update_memory([dict(m) for m in chat], user_id="ana")
+    assert again.duplicate and again.summary_id == one.summary_id and not one.duplicate
+    assert len(mem.records("ana")) == count  # nothing new written
+    other = mem.update_memory(chat, user_id="bo")  # another user's is their own
+    assert not other.duplicate
+    changed = mem.update_memory(
+        [*chat, {"role": "user", "content": "And got a cat."}], user_id="ana"
+    )
+    assert not changed.duplicate and len(mem.records("ana")) > count
