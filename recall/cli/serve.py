@@ -21,7 +21,10 @@ __all__ = ["serve"]
     help="stdio: MCP for a host that starts this process; http: MCP at /mcp and REST at /v1.",
 )
 @click.option(
-    "--user", "user_id", default=None, help="Serve this user only: tools act on it, refuse others."
+    "--user",
+    "user_id",
+    default=None,
+    help="Serve this user only: MCP tools act on it; MCP, REST and /ui refuse any other user.",
 )
 @click.option(
     "--host", default=None, help="HTTP address (default $RECALL_SERVER_HOST, else 127.0.0.1)."

@@ -88,10 +88,10 @@ def build_app(
         return JSONResponse(openapi_document())
 
     routes: list[BaseRoute] = [
-        *(rest := RestApi(amem, keys)).routes(),
+        *(rest := RestApi(amem, keys, pinned=default_user)).routes(),
         *CorrectionsApi(rest).routes(),
         Route("/openapi.json", openapi, methods=["GET"]),
-        *InspectorUi(amem, keys).routes(),
+        *InspectorUi(amem, keys, pinned=default_user).routes(),
         *mcp_app.routes,
     ]
 

@@ -36,6 +36,7 @@ __all__ = [
     "OPERATOR",
     "UI_COOKIE",
     "allows",
+    "check_pinned",
     "is_loopback",
     "is_ui_path",
     "key_from_headers",
@@ -67,6 +68,16 @@ def tenant_of(user_id: str) -> str | None:
 def allows(tenant: str, user_id: str) -> bool:
     """True when ``tenant`` may read and write ``user_id``."""
     return tenant == OPERATOR or tenant_of(user_id) == tenant
+
+
+def check_pinned(pinned: str | None, user_id: str) -> None:
+    """:class:`ForbiddenError` for any user but ``pinned`` on a server started for one user
+    (``recall serve --user``): every surface (MCP, REST, ``/ui``) serves that user only."""
+    if pinned is not None and user_id != pinned:
+        raise ForbiddenError(
+            f"this server serves user {pinned!r} only (started with --user {pinned}); "
+            f"user {user_id!r} is refused"
+        )
 
 
 def key_from_headers(headers: Mapping[str, str] | None) -> str | None:

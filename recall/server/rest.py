@@ -41,7 +41,7 @@ from ..spans import span
 from ..tool import bound_top_k
 from . import schemas as s
 from .aio import AsyncMemory
-from .auth import ApiKeys, key_from_headers
+from .auth import ApiKeys, check_pinned, key_from_headers
 from .bodies import json_response, parse_json, read_body
 from .error_answers import EXCEPTION_HANDLERS, error_response, http_error
 from .errors import NotFoundError
@@ -97,9 +97,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
 class RestApi:
     """The handlers of :data:`ENDPOINTS` over one memory and one key set."""
 
-    def __init__(self, amem: AsyncMemory, keys: ApiKeys | None) -> None:
+    def __init__(self, amem: AsyncMemory, keys: ApiKeys | None, pinned: str | None = None) -> None:
         self.amem = amem
         self.keys = keys
+        #: The one user a server started with ``--user`` serves (None: every user).
+        self.pinned = pinned
 
     def routes(self) -> list[Route]:
         """The Starlette routes, each handler wrapped so errors answer JSON."""
@@ -149,6 +151,7 @@ class RestApi:
             uid = require_user_id(request.path_params["user"])
             if self.keys is not None:
                 self.keys.check(key_from_headers(request.headers), uid)
+            check_pinned(self.pinned, uid)
             return uid
 
     async def recall_body(self, request: Request) -> tuple[str, s.RecallBody, int]:

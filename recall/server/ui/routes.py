@@ -19,7 +19,7 @@ from starlette.routing import Route
 
 from ...models import require_user_id
 from ..aio import AsyncMemory
-from ..auth import OPERATOR, UI_COOKIE, ApiKeys, key_from_headers, ui_token
+from ..auth import OPERATOR, UI_COOKIE, ApiKeys, check_pinned, key_from_headers, ui_token
 from ..errors import NotFoundError
 from .answers import html_error, html_response, script_response
 from .render import LOGIN_SCRIPT, login_page, logout_page, user_page, users_page
@@ -37,9 +37,10 @@ _Handler = Callable[[Request], Awaitable[Response]]
 class InspectorUi:
     """The inspector's pages over one memory and one key set (see the module docs)."""
 
-    def __init__(self, amem: AsyncMemory, keys: ApiKeys | None) -> None:
+    def __init__(self, amem: AsyncMemory, keys: ApiKeys | None, pinned: str | None = None) -> None:
         self.amem = amem
         self.keys = keys
+        self.pinned = pinned  # a server started with --user shows that user only
 
     def routes(self) -> list[Route]:
         """The Starlette routes, GET (and so HEAD) only; any failure answers a page."""
@@ -78,6 +79,7 @@ class InspectorUi:
         """GET /ui: the users the request's key may see."""
         tenant = self._tenant(request)
         users = await self.amem.run(visible_users, self.amem.memory, tenant)
+        users = [u for u in users if self.pinned is None or u[0] == self.pinned]
         page = users_page(users, auth=self.keys is not None, everyone=tenant == OPERATOR)
         return html_response(page)
 
@@ -87,6 +89,7 @@ class InspectorUi:
         uid = require_user_id(request.path_params["user"])
         if self.keys is not None:
             self.keys.check(key_from_headers(request.headers), uid, ui=self._token(request))
+        check_pinned(self.pinned, uid)
         params = Params.parse(request.query_params.multi_items())
         view = await self.amem.run_for(uid, gather, self.amem.memory, uid, params)
         return html_response(user_page(view, auth=self.keys is not None))

@@ -1,0 +1,55 @@
+"""``recall serve --user U`` serves U only on every surface (issue 35, item 6): REST, the
+inspector and MCP refuse any other user, whatever the key allows. A property over every
+REST route that names a user: the real ASGI app (Starlette TestClient) over a real memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+
+import recall
+from recall.server import ApiKeys, build_app
+from recall.server.corrections import CORRECTION_ENDPOINTS
+from recall.server.rest import ENDPOINTS
+from recall.server.rest_endpoint import Endpoint
+
+LOCAL = "http://localhost"
+OPERATOR = "operator-key-0123456789"
+USER_ROUTES = [e for e in (*ENDPOINTS, *CORRECTION_ENDPOINTS) if "{user}" in e.path]
+
+
+@pytest.fixture
+def pinned(mem: recall.Memory) -> Iterator[TestClient]:
+    mem.add("The pinned user's note about tea.", user_id="u1")
+    mem.add("Someone else's secret: the door code is 4471.", user_id="u2")
+    # The operator's key may touch every user: the pin still refuses all but u1.
+    keys = ApiKeys([(OPERATOR, "*")])
+    app = build_app(mem, keys=keys, default_user="u1")
+    with TestClient(app, base_url=LOCAL, headers={"authorization": f"Bearer {OPERATOR}"}) as c:
+        yield c
+
+
+@pytest.mark.parametrize("route", USER_ROUTES, ids=lambda e: f"{e.method} {e.path}")
+def test_every_rest_route_refuses_another_user(pinned: TestClient, route: Endpoint) -> None:
+    path = route.path.replace("{user}", "u2").replace("{record_id}", "x")
+    body: dict[str, object] | None = {} if route.method == "POST" else None
+    answer = pinned.request(route.method, path, json=body)
+    assert answer.status_code == 403, (path, answer.text)
+    assert "serves user 'u1' only" in answer.json()["error"]
+    assert "4471" not in answer.text
+
+
+def test_the_pinned_user_is_served(pinned: TestClient) -> None:
+    hits = pinned.post("/v1/users/u1/recall", json={"query": "tea"})
+    assert hits.status_code == 200 and "tea" in hits.text
+    assert pinned.get("/v1/users/u1/export").status_code == 200
+
+
+def test_the_inspector_shows_the_pinned_user_only(pinned: TestClient) -> None:
+    users = pinned.get("/ui")
+    assert users.status_code == 200 and "u1" in users.text and "u2" not in users.text
+    other = pinned.get("/ui/users/u2")
+    assert other.status_code == 403 and "4471" not in other.text
+    assert pinned.get("/ui/users/u1").status_code == 200
