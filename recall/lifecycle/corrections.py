@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from ..errors import InputError, StoreError
+from ..jsonlimits import shown
 from ..store import Store
 from .article import Article, LongTerm
 from .promote import Conflict, commit, read_long_term
@@ -52,7 +53,7 @@ def forget_fact(article: Article, fact: str) -> Article:
         chapters[name.lower()] = "\n\n".join(paragraphs)
     if not removed:
         raise InputError(
-            f"no sentence of the article contains {fact!r}; read it with "
+            f"no sentence of the article contains {shown(fact)}; read it with "
             "long_term(user_id).render() and pass words it holds"
         )
     return Article(**chapters)
@@ -67,7 +68,7 @@ def edit_fact(article: Article, old: str, new: str) -> Article:
     chapters = article.chapters()
     if not any(old in text for text in chapters.values()):
         raise InputError(
-            f"{old!r} is not in the article (matched exactly); read it with "
+            f"{shown(old)} is not in the article (matched exactly); read it with "
             "long_term(user_id).render() and copy the words to change"
         )
     return Article(**{name.lower(): text.replace(old, new) for name, text in chapters.items()})

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from ..errors import InputError
+from ..jsonlimits import shown
 from ..models import Record
 from ..store.base import ArticleRow
 from .article import Article
@@ -56,7 +57,7 @@ def needle(fact: object) -> str:
     if len(norm) < MIN_FACT_CHARS:
         raise InputError(
             f"the text to forget must hold at least {MIN_FACT_CHARS} characters, got "
-            f"{fact!r}: pass the words of the fact (a name, a number, a phrase)"
+            f"{shown(fact)}: pass the words of the fact (a name, a number, a phrase)"
         )
     return norm
 

@@ -10,12 +10,14 @@ be reached around it. In order, before any route runs:
 2. **Origin** (403): a browser request carries ``Origin``; only a loopback page, the
    server's own origin or one of ``RECALL_SERVER_ALLOWED_ORIGINS`` gets in. No Origin (a
    script, curl, an agent host) passes.
-3. **Who** (401/403): with API keys, every non-public path needs a known key; without,
+3. **Who** (400/401/403): one ``Authorization`` (or ``X-API-Key``) header at most; with
+   API keys, every non-public path needs a known key; without,
    only loopback clients get in, whatever address the server was bound to. The key is
    read from the headers, or, for a GET or HEAD under ``/ui`` only (the read-only
    inspector), the token its login page keeps in a cookie (:func:`~recall.server.auth.ui_token`):
    a cookie, which a browser attaches by itself, never authorizes a write, ``/v1`` or ``/mcp``.
-4. **What** (415): a write under ``/v1`` must say its body is JSON (JSONL for an import).
+4. **What** (415): a write (POST, a DELETE with a body) under ``/v1`` must say its body is
+   JSON (JSONL for an import); a method no route takes (PUT, PATCH) gets the router's 405.
    A cross-site page can send ``text/plain`` or a form without asking the server first;
    it cannot send ``application/json`` without a CORS preflight, which this server never
    grants.
@@ -39,6 +41,7 @@ import anyio
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..errors import InputError
 from ..settings import ServerSettings
 from .auth import ApiKeys, is_loopback, is_ui_path, key_from_headers, ui_token
 from .doors import Doors
@@ -48,7 +51,23 @@ from .ui import html_error
 
 __all__ = ["Doors", "Gate"]
 
-_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# The methods the API writes with; any other (PUT, PATCH) reaches the router, which
+# answers 405 for it, not a 415 about its body.
+_WRITES = frozenset({"POST", "DELETE"})
+_CREDENTIALS = (b"authorization", b"x-api-key")
+
+
+def _one_credential(raw: list[tuple[bytes, bytes]]) -> None:
+    """InputError (400) for a request with two ``Authorization`` (or ``X-API-Key``)
+    headers: the gate and the handlers must never read different keys."""
+    for name in _CREDENTIALS:
+        if sum(1 for k, _ in raw if k.lower() == name) > 1:
+            raise InputError(
+                f"send one {name.decode().title()} header, not several: which key is meant "
+                "is ambiguous"
+            )
+
+
 _JSON = frozenset({"application/json"})
 # An import body is a JSONL export; JSON is accepted too, a form or plain text never.
 _JSONL = frozenset({"application/json", "application/x-ndjson", "application/jsonl"})
@@ -81,6 +100,7 @@ class Gate:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         try:
+            _one_credential(scope["headers"])
             self._admit(scope, headers)
         except Exception as exc:
             answer = html_error(exc) if is_ui_path(scope["path"]) else error_response(exc)

@@ -53,3 +53,24 @@ def test_the_inspector_shows_the_pinned_user_only(pinned: TestClient) -> None:
     other = pinned.get("/ui/users/u2")
     assert other.status_code == 403 and "4471" not in other.text
     assert pinned.get("/ui/users/u1").status_code == 200
+
+
+# --- smaller doors (issue 35, item 7) ------------------------------------------------------
+def test_a_method_no_route_takes_is_405_not_415(pinned: TestClient) -> None:
+    for method in ("PUT", "PATCH"):
+        answer = pinned.request(method, "/v1/users/u1/recall", content=b"x")
+        assert answer.status_code == 405, (method, answer.text)
+
+
+def test_two_authorization_headers_are_refused(pinned: TestClient) -> None:
+    twice = [("authorization", f"Bearer {OPERATOR}"), ("authorization", "Bearer other-key-0000")]
+    answer = pinned.get("/v1/users/u1/export", headers=twice)
+    assert answer.status_code == 400 and "one Authorization header" in answer.json()["error"]
+    keys = [("x-api-key", OPERATOR), ("x-api-key", OPERATOR)]
+    assert pinned.get("/v1/users/u1/export", headers=keys).status_code == 400
+
+
+def test_a_refused_edit_does_not_echo_the_whole_text(pinned: TestClient) -> None:
+    old = "z" * 100_000
+    answer = pinned.post("/v1/users/u1/long-term/edit", json={"old": old, "new": "y"})
+    assert answer.status_code in (400, 404) and len(answer.text) < 2_000, answer.status_code
