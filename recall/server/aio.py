@@ -60,8 +60,9 @@ class AsyncMemory(AsyncStateMethods):
         self.memory = memory
 
     async def warm_up(self) -> None:
-        """:meth:`recall.Memory.warm_up` on a worker thread."""
-        await self.run(self.memory.warm_up)
+        """:meth:`recall.Memory.warm_up` on a worker thread, without the request timeout:
+        loading the models may take longer than any one request may."""
+        await anyio.to_thread.run_sync(self.memory.warm_up)
 
     async def aclose(self) -> None:
         """Close the memory (drains background jobs first)."""

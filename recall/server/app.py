@@ -84,8 +84,11 @@ def build_app(
         host=conf.host,
     )
 
+    # Built once: the document is the same for every request (44 ms to build).
+    document = JSONResponse(openapi_document()).body
+
     async def openapi(_request: Request) -> Response:
-        return JSONResponse(openapi_document())
+        return Response(document, media_type="application/json")
 
     routes: list[BaseRoute] = [
         *(rest := RestApi(amem, keys, pinned=default_user)).routes(),

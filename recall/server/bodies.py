@@ -54,7 +54,9 @@ def parse_json(raw: bytes | str, what: str = "the request body") -> Any:
     a ``RecursionError``), and bytes that are not UTF-8.
     """
     try:
-        return json.loads(raw, parse_constant=_not_a_number, parse_int=_integer)
+        # UTF-8 only (RFC 8259): json.loads would guess UTF-16 or UTF-32 from a byte string.
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        return json.loads(text, parse_constant=_not_a_number, parse_int=_integer)
     except RecursionError:
         raise InputError(f"{what} is nested too deep to parse; flatten it") from None
     except UnicodeDecodeError as exc:

@@ -1,6 +1,7 @@
 """``recall serve --user U`` serves U only on every surface (issue 35, item 6): REST, the
-inspector and MCP refuse any other user, whatever the key allows. A property over every
-REST route that names a user: the real ASGI app (Starlette TestClient) over a real memory."""
+inspector and MCP refuse any other user, whatever the key allows (a property over every
+REST route that names a user); and the smaller doors of item 7. The real ASGI app
+(Starlette TestClient) over a real memory."""
 
 from __future__ import annotations
 
@@ -74,3 +75,32 @@ def test_a_refused_edit_does_not_echo_the_whole_text(pinned: TestClient) -> None
     old = "z" * 100_000
     answer = pinned.post("/v1/users/u1/long-term/edit", json={"old": old, "new": "y"})
     assert answer.status_code in (400, 404) and len(answer.text) < 2_000, answer.status_code
+
+
+def test_a_body_that_is_not_utf8_is_refused(pinned: TestClient) -> None:
+    body = '{"query": "tea"}'.encode("utf-16")
+    answer = pinned.post(
+        "/v1/users/u1/recall", content=body, headers={"content-type": "application/json"}
+    )
+    assert answer.status_code == 400 and "UTF-8" in answer.json()["error"]
+
+
+def test_the_openapi_document_is_built_once(
+    pinned: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import recall.server.openapi
+
+    first = pinned.get("/openapi.json")
+    monkeypatch.setattr(recall.server.openapi, "openapi_document", lambda: {"rebuilt": True})
+    again = pinned.get("/openapi.json")
+    assert first.status_code == again.status_code == 200 and first.content == again.content
+    assert "/v1/users/{user}/recall" in first.json()["paths"]
+
+
+def test_a_short_request_timeout_does_not_stop_the_start(mem: recall.Memory) -> None:
+    # The models load before the port opens, under no request's timeout.
+    conf = mem.settings.server.model_copy(update={"request_timeout_s": 0.001})
+    keys = ApiKeys([(OPERATOR, "*")])
+    app = build_app(mem, keys=keys, settings=conf)
+    with TestClient(app, base_url=LOCAL) as client:
+        assert client.get("/healthz").status_code == 200
