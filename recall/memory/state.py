@@ -55,16 +55,14 @@ class FailedJob(BaseModel):
 
 
 class KeyClaim(BaseModel):
-    """What :meth:`StateMethods.claim_key` found for a write's key.
+    """What :meth:`StateMethods.claim_key` found for a write's key."""
 
-    ``new``: reserved for this request, run the write. ``done``: the remembered answer is
-    ``status`` and ``body``. ``running``: the first request is still writing. ``mismatch``:
-    the key was used for a different request.
-    """
-
-    state: Literal["new", "done", "running", "mismatch"]
-    status: int = 0
-    body: str = ""
+    state: Literal["new", "done", "running", "mismatch"] = Field(
+        description="new: reserved, run the write; done: answered before (status, body); "
+        "running: the first request still writes; mismatch: the key named another request."
+    )
+    status: int = Field(0, description="The remembered answer's HTTP status (done).")
+    body: str = Field("", description="The remembered answer (done).")
 
 
 class StateMethods(MemoryCore):
