@@ -89,9 +89,10 @@ class FactExtractor:
         profile = known(store.records(user_id, kinds=[FACT_KIND]))
         return self.extract(user_messages(payload), profile)
 
-    def extract(self, user_messages: Sequence[str], profile: Mapping[str, str]) -> list[FactChange]:
-        """The changes ``user_messages`` make to ``profile`` ([] on any model failure)."""
-        said = [m.strip() for m in user_messages if m.strip()]
+    def extract(self, messages: Sequence[str], profile: Mapping[str, str]) -> list[FactChange]:
+        """The changes the user's ``messages`` make to ``profile`` ([] on any model
+        failure)."""
+        said = [m.strip() for m in messages if m.strip()]
         if not said:
             return []
         system = Template(load_prompt("extract_facts")).substitute(
