@@ -2,8 +2,8 @@
 
 Standalone (no pytest): ``make plain-install-check`` runs it with the Python of a fresh
 ``pip install .`` without extras, and tests/project/test_plain_install.py with the dev venv's. The
-snippet answers a tool call that a model would have made; this script supplies that call
-(``tool_call``, a Chat Completions tool call) and nothing else, then checks what the
+snippet answers a tool call that a model would have made, written in the snippet itself;
+this script supplies nothing (it runs as a reader pastes it), then checks what the
 snippet's own names hold. Exit 0 when it ran and found the note it stored.
 
     python tests/readme_snippet.py [README.md]
@@ -11,7 +11,6 @@ snippet's own names hold. Exit 0 when it ran and found the note it stored.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -32,12 +31,8 @@ def first_snippet(readme: Path = README) -> str:
 
 def run(source: str) -> dict[str, Any]:
     """Execute ``source`` in a fresh temporary folder; the names it left behind."""
-    call = {
-        "id": "call_1",
-        "type": "function",
-        "function": {"name": "deep_recall", "arguments": json.dumps({"query": "session cache"})},
-    }
-    namespace: dict[str, Any] = {"__name__": "__readme__", "tool_call": call}
+    # Nothing is supplied: the snippet runs as a reader pastes it (issue 36).
+    namespace: dict[str, Any] = {"__name__": "__readme__"}
     cwd = Path.cwd()
     with tempfile.TemporaryDirectory(prefix="recall-readme-") as tmp:
         os.chdir(tmp)
