@@ -3,6 +3,8 @@ last step)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -54,22 +56,18 @@ def _same(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def _said_by_user(r: Record) -> bool:
-    return r.kind == "turn" and r.metadata.get("role") == "user"
-
-
 def _once(
-    order: npt.NDArray[np.intp], texts: list[str], seen: set[str], most: int
+    order: npt.NDArray[np.intp], key: Callable[[int], str | None], seen: set[str], most: int
 ) -> npt.NDArray[np.intp]:
-    """The first ``most`` positions of ``order`` whose text is not in ``seen`` (updated)
-    nor empty (the asker's own question)."""
+    """The first ``most`` positions of ``order`` whose ``key`` is not in ``seen`` (updated)
+    nor None (never shown); keys are read only as far as the loop goes."""
     keep: list[int] = []
     for j in order:
         if len(keep) >= most:
             break
-        key = _same(texts[int(j)])
-        if key and key not in seen:
-            seen.add(key)
+        k = key(int(j))
+        if k is not None and k not in seen:
+            seen.add(k)
             keep.append(int(j))
     return np.array(keep, dtype=np.intp)
 
@@ -93,15 +91,17 @@ def ordered(
     hit; a note that holds the query's very words is still found."""
     vec_leg = vec if vec is not None else np.zeros_like(kw)
     order = np.lexsort((-vec_leg, -kw, -rank))
-    seen: set[str] = set()
     asked = _same(req.query)
-    texts = [
-        "" if _said_by_user(records[int(c)]) and _same(records[int(c)].text) == asked else
-        records[int(c)].text
-        for c in cand
-    ]  # fmt: skip
-    front = _once(front, texts, seen, req.top_k)
-    rest = _once(order[~np.isin(order, front)], texts, seen, req.top_k - front.size)
+
+    def key(j: int) -> str | None:
+        r = records[int(cand[j])]
+        same = _same(r.text)
+        own = same == asked and r.kind == "turn" and r.metadata.get("role") == "user"
+        return None if own else same
+
+    seen: set[str] = set()
+    front = _once(front, key, seen, req.top_k)
+    rest = _once(order[~np.isin(order, front)], key, seen, req.top_k - front.size)
     order = np.concatenate([front, rest]).astype(np.intp)
     if not front.size:  # a question about the present: the newest statement of its slot
         order = order[present_first(req.query, [records[int(cand[j])] for j in order])]

@@ -72,6 +72,11 @@ class StateMethods(MemoryCore):
         """The ids of the users that hold memory here."""
         return list(self._store.users())
 
+    def record_counts(self) -> dict[str, dict[str, int]]:
+        """Records per user and kind, in one read (what a listing of users needs, without
+        :meth:`index_state`'s two reads per user)."""
+        return self._store.counts()
+
     def index_state(self, user_id: str | None = None) -> IndexState:
         """Per user (``user_id``: that user alone, if it holds memory): records per kind,
         the store's version and the version the vector index reflects."""

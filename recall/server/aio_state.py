@@ -22,6 +22,11 @@ class AsyncStateMethods(TenantLanes):
         """:meth:`recall.Memory.users` on a worker thread."""
         return list(await self.run(self.memory.users))
 
+    async def record_counts(self) -> dict[str, dict[str, int]]:
+        """:meth:`recall.Memory.record_counts` on a worker thread."""
+        counts: dict[str, dict[str, int]] = await self.run(self.memory.record_counts)
+        return counts
+
     async def index_state(self, user_id: str | None = None) -> IndexState:
         """:meth:`recall.Memory.index_state` on a worker thread."""
         state: IndexState = await self.run(self.memory.index_state, user_id)

@@ -23,6 +23,7 @@ def test_users_and_index_state_follow_the_writes(mem: recall.Memory) -> None:
     rows = {r.user_id: r for r in state.users}
     assert rows["ana"].records == 2 and rows["ana"].kinds == {"fact": 1, "note": 1}
     assert rows["bo"].records == 1 and not rows["bo"].lagging
+    assert mem.record_counts() == {"ana": {"fact": 1, "note": 1}, "bo": {"note": 1}}
     only = mem.index_state("bo")
     assert [r.user_id for r in only.users] == ["bo"]
     assert mem.index_state("nobody").users == []

@@ -174,10 +174,9 @@ class UserView:
 
 def visible_users(memory: Memory, tenant: str) -> list[tuple[str, int]]:
     """The users ``tenant`` may see (``*``: all), each with its number of records."""
+    counts = memory.record_counts()
     return [
-        (row.user_id, row.records)
-        for row in memory.index_state().users
-        if allows(tenant, row.user_id)
+        (uid, sum(counts.get(uid, {}).values())) for uid in memory.users() if allows(tenant, uid)
     ]
 
 
