@@ -146,11 +146,20 @@ def require_folder(path: Path) -> None:
     """Raise StoreError unless ``path`` holds a memory (or the store is a server's)."""
     from ..errors import StoreError
     from ..index.integrity import check_store_file
+    from ..jsonlimits import shown
     from ..settings import Settings
     from ..store import STORE_FILE
 
-    if Settings().storage.store_url or (path / STORE_FILE).is_file():
+    if Settings().storage.store_url:
         return
+    try:
+        if (path / STORE_FILE).is_file():
+            return
+    except OSError as exc:  # a name too long for the filesystem, a folder not readable
+        raise StoreError(
+            f"cannot read the memory folder {shown(str(path))}: {exc.strerror or exc}; check "
+            "--path or RECALL_PATH"
+        ) from None
     # A folder that held a memory and lost its store gets the detailed error instead.
     check_store_file(path, path / STORE_FILE)
     raise StoreError(

@@ -143,3 +143,11 @@ def test_long_running_commands_refuse_bad_arguments(
     result = CliRunner().invoke(main, [*argv, "--path", str(folder)])
     _assert_clean(result, argv)
     assert result.exit_code in (1, 2), (argv, result.output)
+
+
+def test_a_path_too_long_for_the_filesystem_is_one_line() -> None:
+    # Found by the fuzz above: Path.is_file() raises ENAMETOOLONG instead of saying False.
+    result = CliRunner().invoke(main, ["delete", "--path", "x" * 4000, "--user", "u1", "r1"])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "File name too long" in result.output and len(result.output) < 400
