@@ -46,18 +46,19 @@ def current_statements(
     analyzer: Analyzer,
     settings: Settings,
     hard: npt.NDArray[np.bool_] | None,
-) -> list[int]:
+) -> list[int] | None:
     """Positions of the records stating what ``req`` asks of the user now (the newest
-    first; [] when it asks no such thing, or the user never said it)."""
+    first; [] when the user never said it), or None when it asks nothing of the user's
+    present (a question about the past, a time, someone else, or no attribute)."""
     if not settings.retrieval.current_facts or req.prior:
-        return []  # a question about a time ("last week") asks about then, not now
+        return None  # a question about a time ("last week") asks about then, not now
     # Built once per partition (in the rebuild after a write), not a scan of every query.
     uf = user_facts(part, embedder, analyzer)
     if not uf.sentences:
-        return []
+        return None
     attribute = asked_attribute(req.query, uf, space_for(embedder))
     if attribute is None:
-        return []
+        return None
     return [i for i in uf.current(attribute) if hard is None or hard[i]]
 
 

@@ -3,16 +3,18 @@ last step)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from ..models import Hit, RecallRequest, Record
+from ..text.passages import split_sentences
+from ..text.stance import is_assertion
 from .fuse import minmax, ranks
 from .present import present_first
 
-__all__ = ["hits_at", "ordered"]
+__all__ = ["hits_at", "newest_asserted", "ordered"]
 
 
 def hits_at(
@@ -51,6 +53,31 @@ def hits_at(
     return hits
 
 
+def _said(r: Record) -> list[str]:
+    """The user's words in ``r``: the "User:" lines of a stored exchange, else the text."""
+    lines = r.text.splitlines()
+    return [ln.partition(":")[2] for ln in lines if ln.startswith("User:")] or [r.text]
+
+
+def _states(r: Record) -> bool:
+    """Whether ``r`` states something as it is (recall.text.stance): a plan, a wish or a
+    question ("thinking of trying the gym on Elm Street") changes nothing that holds."""
+    return any(is_assertion(s) for line in _said(r) for s in split_sentences(line))
+
+
+def newest_asserted(order: npt.NDArray[np.intp], head: Sequence[Record]) -> npt.NDArray[np.intp]:
+    """``order`` with the statements among its first ``len(head)`` (``head``: their
+    records) re-ordered newest first, in the places statements held; the rest (plans,
+    wishes, questions) keep theirs."""
+    depth = len(head)
+    places = [k for k, r in enumerate(head) if _states(r)]
+    newest = sorted(places, key=lambda k: -head[k].created_at.timestamp())
+    out = [int(j) for j in order[:depth]]
+    for k, src in zip(places, newest, strict=True):
+        out[k] = int(order[src])
+    return np.concatenate([np.array(out, dtype=np.intp), order[depth:]]).astype(np.intp)
+
+
 def _same(text: str) -> str:
     """What two texts must share to be the same hit: their words, case and spacing aside."""
     return " ".join(text.casefold().split())
@@ -82,13 +109,21 @@ def ordered(
     kw: npt.NDArray[np.float64],
     vec: npt.NDArray[np.float64] | None,
     degraded: bool,
+    *,
+    newest_first: int = 0,
 ) -> list[Hit]:
     """The top ``req.top_k`` hits: the current statements (``front``, positions in
     ``cand``) lead, newest first (recall.index.asked); the rest keep the fused order
     (``rank``, ties broken by keyword, then vector score). Each text takes one slot: a
     repeat of a text already shown ("Noted.", a note stored twice) and the asker's own
     question (the user's turn an agent stored before searching) give theirs to the next
-    hit; a note that holds the query's very words is still found."""
+    hit; a note that holds the query's very words is still found.
+
+    ``newest_first`` (a question about what holds now): the first that many hits are then
+    re-ordered newest said first. What a user said last about a thing is likelier what
+    holds than the older statement that ranked above it, and the set of hits is kept, so
+    recall at that depth does not move; only its order does. A plan, a wish or a question
+    keeps its place: it changes nothing that holds."""
     vec_leg = vec if vec is not None else np.zeros_like(kw)
     order = np.lexsort((-vec_leg, -kw, -rank))
     asked = _same(req.query)
@@ -103,7 +138,14 @@ def ordered(
     front = _once(front, key, seen, req.top_k)
     rest = _once(order[~np.isin(order, front)], key, seen, req.top_k - front.size)
     order = np.concatenate([front, rest]).astype(np.intp)
-    if not front.size:  # a question about the present: the newest statement of its slot
+    if newest_first > 1:
+        movable = [records[int(c)] for c in cand[order[:newest_first]]]
+        order = newest_asserted(order, movable)
+    elif not front.size:  # a question about the present: the newest statement of its slot
         order = order[present_first(req.query, [records[int(cand[j])] for j in order])]
     hits = hits_at(records, cand, order, fused, kw, vec, vec_leg, degraded)
-    return [h.model_copy(update={"current": True}) for h in hits[: front.size]] + hits[front.size :]
+    now = {int(j) for j in front}
+    return [
+        h.model_copy(update={"current": True}) if int(j) in now else h
+        for j, h in zip(order, hits, strict=True)
+    ]

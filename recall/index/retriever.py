@@ -176,12 +176,12 @@ class Retriever:
             cand = np.union1d(cand, window.best_inside(soft, kw_all, vec_all, pool))
         # What the question asks of the user now: its current statements are candidates
         # even when they share no word with it (recall.index.now).
-        current = np.array(
-            []
+        asked = (
+            None
             if degraded
-            else current_statements(req, part, embedder, self.analyzer, self.settings, hard),
-            dtype=np.intp,
+            else current_statements(req, part, embedder, self.analyzer, self.settings, hard)
         )
+        current = np.array(asked or [], dtype=np.intp)
         cand = np.union1d(cand, current)
         cand, kw, vec = self._legs(cand, kw_all, vec_all, links)
         if hard is not None:  # thread neighbours and the vector top may lie outside it
@@ -203,8 +203,19 @@ class Retriever:
         rank = fused
         if soft is not None:
             rank = fused + self.settings.retrieval.time_prior_boost * soft[cand]
+        # A question about what holds now: of its few best hits, the newest first.
+        newest = self.settings.retrieval.newest_first if asked is not None else 0
         return ordered(
-            req, part.records, cand, leading(cand, current), rank, fused, kw, vec, degraded
+            req,
+            part.records,
+            cand,
+            leading(cand, current),
+            rank,
+            fused,
+            kw,
+            vec,
+            degraded,
+            newest_first=newest,
         )
 
     def _candidates(

@@ -123,6 +123,14 @@ class RetrievalSettings(_Group):
         description="A question about the user's present (any asker, any phrasing) gets the "
         "statements of what the asked attribute holds now first (recall.index.now).",
     )
+    newest_first: int = Field(
+        5,
+        ge=0,
+        le=50,
+        description="A question about what holds now for the user (an attribute, any asker): "
+        "its first N hits are re-ordered newest first (the set is kept). 0 keeps the fused "
+        "order.",
+    )
     neighbour_weight: float = Field(
         0.5,
         ge=0.0,

@@ -10,10 +10,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import numpy as np
+
 import recall
 from recall.context.memory_block import relevant_memories
 from recall.index.asked import asked_attribute
 from recall.index.attributes import AttributeSpace, Example
+from recall.index.hits import newest_asserted
 from recall.index.now import UserFacts, facts_of
 from recall.index.own import adapt_embedder
 from recall.lifecycle.article import Article
@@ -100,8 +103,13 @@ def test_memory_answers_the_present_with_the_current_statement_first(tmp_path: P
             )
         mem.flush()
         hits = mem.deep_recall("Which gym does the user go to?", user_id="u", top_k=5)
-        assert hits[0].current and "Summit" in hits[0].text
-        assert not any(h.current for h in hits[1:] if "Summit" not in h.text)
+        assert any(h.current and "Summit" in h.text for h in hits)
+        assert not any(h.current for h in hits if "Summit" not in h.text)
+        # Of the best hits, the statements newest first; the plan changes nothing.
+        said = [h for h in hits if "Thinking of" not in h.text]
+        assert [h.created_at for h in said] == sorted((h.created_at for h in said), reverse=True)
+        assert "Thinking of" not in hits[0].text
+        assert "Ironworks today" not in hits[0].text
         # The past is still reachable, and a question about it is left in fused order.
         past = mem.deep_recall("Which gym did I go to before Summit?", user_id="u", top_k=10)
         assert any("Ironworks" in h.text for h in past) and not any(h.current for h in past)
@@ -174,3 +182,13 @@ def test_the_block_leads_with_now_and_leaves_replaced_values_out() -> None:
     assert "Ran past Ironworks" not in block and "trains at Ironworks" not in block
     assert "The weather was grim." in block and "They like rye bread." in block
     assert "unlike Ironworks" in block  # names the current value too
+
+
+def test_newest_first_moves_statements_only_and_keeps_the_set() -> None:
+    records = _records()  # one a week; SAID[4] is a plan
+    order = np.array([0, 4, 2, 1, 5, 3], dtype=np.intp)  # fused order, oldest statement first
+    out = newest_asserted(order, [records[int(j)] for j in order[:4]])
+    # The others among the first four (0, 2, 1) take their places newest first; the
+    # plan (4) keeps its place and the hits past the fourth keep theirs.
+    assert out.tolist() == [2, 4, 1, 0, 5, 3]
+    assert sorted(out.tolist()) == sorted(order.tolist())
