@@ -131,3 +131,5 @@ def context_command(
             f"{warning.level}: {warning.message} (action {warning.action}, "
             f"~{warning.rounds_left} rounds left)"
         )
+        if warning.completed:
+            click.echo(warning.completed)

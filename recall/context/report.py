@@ -70,7 +70,10 @@ class ContextReport:
     def __str__(self) -> str:
         parts = ", ".join(f"{k} {v}" for k, v in self.sections.items() if v)
         cuts = "; ".join(f"{c.section}: {c.reason}" for c in self.cuts) or "none"
-        warning = f"; warning: {self.warning.message}" if self.warning else ""
+        w = self.warning
+        warning = f"; warning: {w.message}" if w else ""
+        if w and w.completed:
+            warning += f" {w.completed}"
         return (
             f"{self.total_tokens:,}/{self.budget_tokens:,} tokens ({parts}); level "
             f"{self.level}{warning}; {self.history_messages} history messages; cuts: {cuts}"

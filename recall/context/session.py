@@ -137,10 +137,10 @@ class Session:
         )
 
     def warning(self) -> UsageWarning | None:
-        """The usage warning to show now: None at normal usage or when the same level
-        warned within ``warning_cooldown_s``; critical always (also right after the
-        critical level forced a compaction). The builder asks for it on every build."""
-        return self._warnings.next(self.usage(), auto_compact=self.auto_compact)
+        """The usage warning to show now, in the conversation's language: None at normal
+        usage or within ``warning_cooldown_s`` of the same level; critical always."""
+        usage, messages = self.usage(), self._messages
+        return self._warnings.next(usage, auto_compact=self.auto_compact, messages=messages)
 
     def needs_compaction(self) -> bool:
         """True at ``compact_threshold_tokens`` or when :attr:`sent_tokens` reach the
@@ -296,5 +296,5 @@ class Session:
         if check and self.auto_compact and not self._calls.pending and self.needs_compaction():
             usage = self.usage()
             if usage.level == "critical":
-                self._warnings.compacting(usage)
+                self._warnings.compacting(usage, self._messages)
             self.compact()

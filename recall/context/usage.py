@@ -8,24 +8,43 @@ summarize), 80% urgent (compaction soon), 92% critical (compacting now). The sam
 warning is not repeated within ``warning_cooldown_s`` (5 minutes), so that a host showing
 every warning does not nag on every turn; critical always fires, since it changes the
 conversation. Where these numbers come from: see docs/design.md.
+
+Every message follows the conversation's language (:func:`conversation_language`): in a
+Chinese conversation the levels say what the product documents say ("🟡 记忆使用量较高",
+"🟠 记忆空间紧张,建议手动整理", "🔴 记忆空间已满,正在整理..."), and a warning of a
+compaction that has already run carries the completion message ("✅ 记忆整理完成,对话可以继续").
 """
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Final, Literal
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Final, Literal
 
 from ..settings import ContextSettings
+from ..text.tokenize import has_cjk
 from .budget import Level, Usage, progress_bar, rounds_left, usage_level
 
-__all__ = ["Action", "UsageWarning", "UsageWarnings", "measure_usage", "usage_warning"]
+__all__ = [
+    "COMPLETED",
+    "Action",
+    "Lang",
+    "UsageWarning",
+    "UsageWarnings",
+    "conversation_language",
+    "measure_usage",
+    "usage_warning",
+]
 
 #: What a host may do about a warning: tell the user to wrap up, summarize (or call
 #: ``session.compact()``) before it is forced, nothing (the session compacts by itself), or
 #: compact now (a session without ``auto_compact``).
 Action = Literal["wrap_up", "summarize", "auto_compact", "compact"]
+
+#: The language a message is shown in: the conversation's (:func:`conversation_language`).
+Lang = Literal["en", "zh"]
 
 _ADVICE: Final[dict[Level, tuple[str, Action]]] = {
     "warning": ("consider wrapping up or summarizing", "wrap_up"),
@@ -33,6 +52,21 @@ _ADVICE: Final[dict[Level, tuple[str, Action]]] = {
     "critical": ("compacting now", "auto_compact"),
 }
 _NO_AUTO: Final[tuple[str, Action]] = ("compact now", "compact")
+# The product documents' own texts (the token-budget session's three-level warnings).
+_ZH: Final[dict[Level | Literal["manual"], str]] = {
+    "warning": "🟡 记忆使用量较高 ({p}%)",
+    "urgent": "🟠 记忆空间紧张,建议手动整理 ({p}%)",
+    "critical": "🔴 记忆空间已满,正在整理... ({p}%)",
+    "manual": "🔴 记忆空间已满,请立即整理 ({p}%)",
+}
+#: Shown once a compaction has run: the conversation goes on.
+COMPLETED: Final[dict[Lang, str]] = {
+    "en": "✅ memory compacted: the conversation can continue",
+    "zh": "✅ 记忆整理完成,对话可以继续",
+}
+#: The user's messages read for the conversation's language: the last few.
+_RECENT = 6
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
 @dataclass(frozen=True)
@@ -44,6 +78,9 @@ class UsageWarning:
     message: str
     action: Action
     rounds_left: int
+    #: The completion message when the compaction this warning announces has already run
+    #: (the critical level compacts before the host asks for the warning), else None.
+    completed: str | None = None
 
 
 def measure_usage(
@@ -67,8 +104,30 @@ def measure_usage(
     return Usage(used, window, ratio, level, left, progress_bar(ratio))
 
 
-def usage_warning(usage: Usage, *, auto_compact: bool = True) -> UsageWarning | None:
-    """The warning for ``usage``'s level (None at normal), with no cooldown applied.
+def conversation_language(messages: Iterable[Mapping[str, Any]]) -> Lang:
+    """``zh`` when the user's last few messages hold at least as many Chinese characters
+    as Latin words (a Chinese message quoting an English error is still Chinese), else
+    ``en``: the language the context manager speaks to them in."""
+    said = [m.get("content") for m in messages if m.get("role") == "user"][-_RECENT:]
+    text = " ".join(c if isinstance(c, str) else _text_of(c) for c in said)
+    cjk = sum(has_cjk(ch) for ch in text)
+    return "zh" if cjk and cjk >= len(_LATIN_WORD.findall(text)) else "en"
+
+
+def _text_of(content: object) -> str:
+    """The text parts of a message's content blocks (``[{"type": "text", "text": ...}]``)."""
+    if not isinstance(content, list):
+        return ""
+    return " ".join(
+        str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"
+    )
+
+
+def usage_warning(
+    usage: Usage, *, auto_compact: bool = True, lang: Lang = "en"
+) -> UsageWarning | None:
+    """The warning for ``usage``'s level (None at normal), with no cooldown applied, in
+    ``lang``.
 
     ``auto_compact`` says whether the session compacts by itself at the critical level;
     without it the critical warning asks the host to compact now.
@@ -76,12 +135,15 @@ def usage_warning(usage: Usage, *, auto_compact: bool = True) -> UsageWarning | 
     if usage.level == "normal":
         return None
     advice, action = _ADVICE[usage.level]
-    if usage.level == "critical" and not auto_compact:
+    manual = usage.level == "critical" and not auto_compact
+    if manual:
         advice, action = _NO_AUTO
     percent = round(usage.ratio * 100)
-    return UsageWarning(
-        usage.level, f"context {percent}% full: {advice}", action, usage.rounds_left
-    )
+    if lang == "zh":
+        message = _ZH["manual" if manual else usage.level].format(p=percent)
+    else:
+        message = f"context {percent}% full: {advice}"
+    return UsageWarning(usage.level, message, action, usage.rounds_left)
 
 
 class UsageWarnings:
@@ -95,14 +157,28 @@ class UsageWarnings:
         self._shown: dict[Level, float] = {}
         self._forced: UsageWarning | None = None
 
-    def compacting(self, usage: Usage) -> None:
-        """The session is compacting at ``usage`` because the critical level was reached."""
-        self._forced = usage_warning(usage)
+    def compacting(self, usage: Usage, messages: Iterable[Mapping[str, Any]] = ()) -> None:
+        """The session is compacting at ``usage`` because the critical level was reached
+        (``messages``: the conversation, for its language); the warning, once shown,
+        carries the completion message."""
+        lang = conversation_language(messages)
+        warning = usage_warning(usage, lang=lang)
+        if warning is not None:
+            warning = replace(warning, completed=COMPLETED[lang])
+        self._forced = warning
 
-    def next(self, usage: Usage, *, auto_compact: bool = True) -> UsageWarning | None:
-        """The warning to show now for ``usage``; None at normal or within the cooldown."""
+    def next(
+        self,
+        usage: Usage,
+        *,
+        auto_compact: bool = True,
+        messages: Iterable[Mapping[str, Any]] = (),
+    ) -> UsageWarning | None:
+        """The warning to show now for ``usage``, in the language of ``messages`` (the
+        conversation); None at normal or within the cooldown."""
         now = self._clock()
-        warning = self._forced or usage_warning(usage, auto_compact=auto_compact)
+        lang = conversation_language(messages)
+        warning = self._forced or usage_warning(usage, auto_compact=auto_compact, lang=lang)
         self._forced = None
         if warning is None:
             return None

@@ -10,7 +10,12 @@ import pytest
 from recall.context.budget import progress_bar
 from recall.context.builder import ContextBuilder
 from recall.context.session import Session
-from recall.context.usage import UsageWarning, measure_usage, usage_warning
+from recall.context.usage import (
+    UsageWarning,
+    conversation_language,
+    measure_usage,
+    usage_warning,
+)
 from recall.errors import ConfigError
 from recall.settings import Settings
 from recall.text import count_tokens
@@ -139,6 +144,7 @@ def test_92_percent_of_the_window_compacts_though_the_threshold_is_higher() -> N
     w = s.warning()
     assert w is not None and w.level == "critical" and w.action == "auto_compact"
     assert w.message.endswith("% full: compacting now") and w.rounds_left == 0
+    assert w.completed == "✅ memory compacted: the conversation can continue"
     assert s.usage().level != "normal" or s.warning() is None
     # It goes on compacting at 92% of the window, never over it (a round is ~80 tokens).
     most = 0
@@ -176,6 +182,7 @@ def test_the_report_carries_the_warning_once_per_cooldown() -> None:
         "message": r.warning.message,
         "action": "wrap_up",
         "rounds_left": r.usage.rounds_left,
+        "completed": None,
     }
     assert f"warning: {r.warning.message}" in str(r)
     # The next build within the cooldown: the level stays, the warning is not repeated.
@@ -211,3 +218,62 @@ def test_counts_are_exact() -> None:
     s = Session(settings=Settings(context_window_tokens=1_000), auto_compact=False)
     s.add_user("word " * 300)
     assert s.usage().used == count_tokens("word " * 300) + OVERHEAD
+
+
+def test_every_level_speaks_the_conversations_language() -> None:
+    c = Settings(context_window_tokens=10_000).context
+    at = {
+        used: usage_warning(
+            measure_usage(used, history_tokens=used, rounds=10, settings=c), lang="zh"
+        )
+        for used in (6_000, 8_349, 9_200)
+    }
+    assert [w.message if w else None for w in at.values()] == [
+        "🟡 记忆使用量较高 (60%)",
+        "🟠 记忆空间紧张,建议手动整理 (83%)",
+        "🔴 记忆空间已满,正在整理... (92%)",
+    ]
+    assert [w.action if w else None for w in at.values()] == [
+        "wrap_up",
+        "summarize",
+        "auto_compact",
+    ]
+    critical = measure_usage(9_500, history_tokens=0, rounds=0, settings=c)
+    manual = usage_warning(critical, auto_compact=False, lang="zh")
+    assert manual is not None and manual.message.startswith("🔴") and manual.action == "compact"
+
+
+def test_the_conversations_language_is_the_users() -> None:
+    zh = [
+        {
+            "role": "user",
+            "content": "帮我看看这个报错: TypeError: 'NoneType' object is not iterable",
+        },
+        {"role": "assistant", "content": "The variable is None here."},
+    ]
+    assert conversation_language(zh) == "zh"  # an English error quoted in Chinese
+    en = [{"role": "user", "content": "Rename 用户 to user in the schema, please."}]
+    assert conversation_language(en) == "en"
+    blocks = [{"role": "user", "content": [{"type": "text", "text": "继续写测试吧"}]}]
+    assert conversation_language(blocks) == "zh"
+    assert conversation_language([]) == "en"
+
+
+def test_a_chinese_session_is_warned_and_told_the_compaction_is_done_in_chinese() -> None:
+    st_ = Settings(
+        context_window_tokens=2_000,
+        history_budget_tokens=100_000,
+        compact_threshold_tokens=100_000,
+        compact_target_tokens=400,
+        compact_summary_tokens=200,
+    )
+    s = Session(settings=st_, clock=Clock())
+    i = 0
+    while not s.compactions:
+        s.add_user(f"请把第{i}号任务的重试次数保持在{i % 7 + 2}次,别改。" * 4)
+        s.add_assistant(f"好的,任务{i}重试{i % 7 + 2}次。")
+        i += 1
+    w = s.warning()
+    assert w is not None and w.level == "critical"
+    assert w.message.startswith("🔴 记忆空间已满,正在整理...")
+    assert w.completed == "✅ 记忆整理完成,对话可以继续"
