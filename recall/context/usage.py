@@ -28,8 +28,8 @@ from ..text.tokenize import has_cjk
 from .budget import Level, Usage, progress_bar, rounds_left, usage_level
 
 __all__ = [
-    "COMPLETED",
     "Action",
+    "COMPLETED",
     "Lang",
     "UsageWarning",
     "UsageWarnings",

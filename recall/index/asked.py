@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -28,10 +29,21 @@ from .embed import Embedder
 from .now import UserFacts, facts_of
 from .partitions import Partition
 
-__all__ = ["asked_attribute", "current_statements", "leading", "profile_of", "user_facts"]
+__all__ = ["Asked", "asked_attribute", "current_statements", "leading", "profile_of", "user_facts"]
 
 #: Weight of the user's own nearest sentences in the attribute a question asks about.
 USER_EVIDENCE = 0.5
+
+
+class Asked(NamedTuple):
+    """What a question asks of the user now."""
+
+    #: Positions of the records stating what the asked attribute holds now, the newest
+    #: first ([] when the user never said it).
+    current: list[int]
+    #: A model read the attribute (recall.lifecycle.extract): its answer is what holds, and
+    #: the hits are not re-ordered by when they were said.
+    settled: bool = False
 
 
 def user_facts(part: Partition, embedder: Embedder, analyzer: Analyzer) -> UserFacts:
@@ -46,10 +58,9 @@ def current_statements(
     analyzer: Analyzer,
     settings: Settings,
     hard: npt.NDArray[np.bool_] | None,
-) -> list[int] | None:
-    """Positions of the records stating what ``req`` asks of the user now (the newest
-    first; [] when the user never said it), or None when it asks nothing of the user's
-    present (a question about the past, a time, someone else, or no attribute)."""
+) -> Asked | None:
+    """What ``req`` asks of the user now (:class:`Asked`), or None when it asks nothing of
+    the user's present (a question about the past, a time, someone else, or no attribute)."""
     if not settings.retrieval.current_facts or req.prior:
         return None  # a question about a time ("last week") asks about then, not now
     # Built once per partition (in the rebuild after a write), not a scan of every query.
@@ -59,7 +70,11 @@ def current_statements(
     attribute = asked_attribute(req.query, uf, space_for(embedder))
     if attribute is None:
         return None
-    return [i for i in uf.current(attribute) if hard is None or hard[i]]
+    facts = uf.history(attribute)
+    return Asked(
+        current=[i for i in uf.current(attribute) if hard is None or hard[i]],
+        settled=bool(facts) and uf.sentences[facts[-1].intro].given is not None,
+    )
 
 
 _KIN_OF = re.compile(

@@ -181,7 +181,7 @@ class Retriever:
             if degraded
             else current_statements(req, part, embedder, self.analyzer, self.settings, hard)
         )
-        current = np.array(asked or [], dtype=np.intp)
+        current = np.array([] if asked is None else asked.current, dtype=np.intp)
         cand = np.union1d(cand, current)
         cand, kw, vec = self._legs(cand, kw_all, vec_all, links)
         if hard is not None:  # thread neighbours and the vector top may lie outside it
@@ -203,8 +203,9 @@ class Retriever:
         rank = fused
         if soft is not None:
             rank = fused + self.settings.retrieval.time_prior_boost * soft[cand]
-        # A question about what holds now: of its few best hits, the newest first.
-        newest = self.settings.retrieval.newest_first if asked is not None else 0
+        # A question about what holds now: of its few best hits, the newest first (unless
+        # a model read the attribute: its answer leads).
+        newest = 0 if asked is None or asked.settled else self.settings.retrieval.newest_first
         return ordered(
             req,
             part.records,
