@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import Any, Final, Literal
 
 from ..settings import ContextSettings
@@ -104,11 +105,13 @@ def measure_usage(
     return Usage(used, window, ratio, level, left, progress_bar(ratio))
 
 
-def conversation_language(messages: Iterable[Mapping[str, Any]]) -> Lang:
+def conversation_language(messages: Sequence[Mapping[str, Any]]) -> Lang:
     """``zh`` when the user's last few messages hold at least as many Chinese characters
     as Latin words (a Chinese message quoting an English error is still Chinese), else
     ``en``: the language the context manager speaks to them in."""
-    said = [m.get("content") for m in messages if m.get("role") == "user"][-_RECENT:]
+    # From the end: a long history is not read past its last few user messages.
+    users = (m.get("content") for m in reversed(messages) if m.get("role") == "user")
+    said = list(islice(users, _RECENT))
     text = " ".join(c if isinstance(c, str) else _text_of(c) for c in said)
     cjk = sum(has_cjk(ch) for ch in text)
     return "zh" if cjk and cjk >= len(_LATIN_WORD.findall(text)) else "en"
@@ -157,7 +160,7 @@ class UsageWarnings:
         self._shown: dict[Level, float] = {}
         self._forced: UsageWarning | None = None
 
-    def compacting(self, usage: Usage, messages: Iterable[Mapping[str, Any]] = ()) -> None:
+    def compacting(self, usage: Usage, messages: Sequence[Mapping[str, Any]] = ()) -> None:
         """The session is compacting at ``usage`` because the critical level was reached
         (``messages``: the conversation, for its language); the warning, once shown,
         carries the completion message."""
@@ -172,13 +175,15 @@ class UsageWarnings:
         usage: Usage,
         *,
         auto_compact: bool = True,
-        messages: Iterable[Mapping[str, Any]] = (),
+        messages: Sequence[Mapping[str, Any]] = (),
     ) -> UsageWarning | None:
         """The warning to show now for ``usage``, in the language of ``messages`` (the
         conversation); None at normal or within the cooldown."""
         now = self._clock()
-        lang = conversation_language(messages)
-        warning = self._forced or usage_warning(usage, auto_compact=auto_compact, lang=lang)
+        warning = self._forced
+        if warning is None and usage.level != "normal":  # the language only when warning
+            lang = conversation_language(messages)
+            warning = usage_warning(usage, auto_compact=auto_compact, lang=lang)
         self._forced = None
         if warning is None:
             return None

@@ -9,8 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..models import Hit, RecallRequest, Record
-from ..text.passages import split_sentences
-from ..text.stance import is_assertion
+from ..text.stance import asserted_sentences
 from .fuse import minmax, ranks
 from .present import present_first
 
@@ -62,7 +61,7 @@ def _said(r: Record) -> list[str]:
 def _states(r: Record) -> bool:
     """Whether ``r`` states something as it is (recall.text.stance): a plan, a wish or a
     question ("thinking of trying the gym on Elm Street") changes nothing that holds."""
-    return any(is_assertion(s) for line in _said(r) for s in split_sentences(line))
+    return any(asserted_sentences(line) for line in _said(r))
 
 
 def newest_asserted(order: npt.NDArray[np.intp], head: Sequence[Record]) -> npt.NDArray[np.intp]:

@@ -41,6 +41,18 @@ def fill(session: Session, tokens: int, text: str = "word ") -> None:
         session.add_assistant(text * 40)
 
 
+def small_window() -> Settings:
+    """A 2,000-token window whose history threshold (100,000) is never reached: the
+    window fills first, so the 92% level compacts."""
+    return Settings(
+        context_window_tokens=2_000,
+        history_budget_tokens=100_000,
+        compact_threshold_tokens=100_000,
+        compact_target_tokens=400,
+        compact_summary_tokens=200,
+    )
+
+
 def test_each_level_has_its_message_and_action() -> None:
     c = Settings(context_window_tokens=10_000).context
     assert usage_warning(measure_usage(5_900, history_tokens=0, rounds=0, settings=c)) is None
@@ -119,13 +131,7 @@ def test_a_zero_cooldown_repeats_every_warning() -> None:
 
 def test_92_percent_of_the_window_compacts_though_the_threshold_is_higher() -> None:
     # The history threshold (100,000) is never reached: the window (2,000) fills first.
-    st_ = Settings(
-        context_window_tokens=2_000,
-        history_budget_tokens=100_000,
-        compact_threshold_tokens=100_000,
-        compact_target_tokens=400,
-        compact_summary_tokens=200,
-    )
+    st_ = small_window()
     s = Session(settings=st_, clock=Clock())
     rounds = iter(range(1_000))
 
@@ -260,13 +266,7 @@ def test_the_conversations_language_is_the_users() -> None:
 
 
 def test_a_chinese_session_is_warned_and_told_the_compaction_is_done_in_chinese() -> None:
-    st_ = Settings(
-        context_window_tokens=2_000,
-        history_budget_tokens=100_000,
-        compact_threshold_tokens=100_000,
-        compact_target_tokens=400,
-        compact_summary_tokens=200,
-    )
+    st_ = small_window()
     s = Session(settings=st_, clock=Clock())
     i = 0
     while not s.compactions:
