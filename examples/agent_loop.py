@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=None,
         help="The model's context window in tokens (default: RECALL_CONTEXT_WINDOW_TOKENS; "
-        "the dry run's 1,500 lets the usage warnings show within a few turns).",
+        "the dry run's 2,500 lets the usage warnings show within a few turns).",
     )
     args = parser.parse_args(argv)
     if not args.dry_run and not args.model:
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     ask = dry_run_model if args.dry_run else openai_model(args.model)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(args.path or tmp)
-        window = args.window or (1500 if args.dry_run else None)
+        window = args.window or (2500 if args.dry_run else None)
         settings = recall.Settings(context_window_tokens=window) if window else None
         with recall.open(path, settings=settings) as mem:
             print("--- a first session")

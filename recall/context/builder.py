@@ -111,6 +111,8 @@ class ContextBuilder:
         self._recall(system, hits, memory_text)
         system_t = self._fit_system(system)
         window = self.settings.context.context_window_tokens
+        if not session.gauge.reported:  # the level counts what goes beside the history
+            session.gauge.outside_tokens = system_t
         conversation = self._conversation(session, window - system_t - turn_t)
         messages = [*system.messages(), *conversation.messages(), *([turn] if turn else [])]
         report = context_report(session, system, system_t, conversation, turn_t, window)
@@ -240,7 +242,7 @@ class ContextBuilder:
     def _conversation(self, session: Session, room: int) -> Conversation:
         """The compaction summary, restored items and history that fit ``room`` tokens."""
         c = self.settings.context
-        budget = min(c.history_budget_tokens, room)
+        budget = min(c.history_budget(), room)
         tokens = self._tokens_of(session)
         return fit_conversation(
             session, tokens, budget, room, self.count, c.message_overhead_tokens

@@ -2,10 +2,11 @@
 
 History is budgeted in tokens, not messages, and tool calls are first-class history
 (:mod:`recall.context.tool_calls`: input cut at 500 characters, results at 1,000, visibly).
-Usage is measured against the model's window (:mod:`recall.context.usage`): a level
+Usage is measured against the model's window (:mod:`recall.context.gauge`): a level
 (normal, warning 60%, urgent 80%, critical 92%), rounds left and a text bar, and a warning
-with a message and a suggested action, each level at most once per cooldown. When the history
-reaches ``compact_threshold_tokens``, or what the session sends the critical level, the older
+with a message and a suggested action, each level at most once per cooldown; a model API's
+reported usage (:meth:`Session.record_usage`) replaces recall's own count of what is sent
+beside the history. At the critical level (or a set ``compact_threshold_tokens``) the older
 messages are compacted (:mod:`recall.context.compaction`); a session bound to a memory sends
 the summary through ``update_memory``, and with ``per_turn_summaries`` each recorded reply's
 summary too (:mod:`recall.context.per_turn`). Where the defaults come from: see
@@ -26,12 +27,14 @@ from ..settings import Settings
 from ..text import Count, message_tokens
 from .budget import Usage
 from .compaction import Compaction, compact_history
+from .gauge import Gauge
 from .inputs import as_settings, token_counter
+from .openai_messages import add_openai_message
 from .per_turn import RecordedTurn, SummarySink, TurnStates
 from .proposal import ProposalDecision, ProposalState
 from .restore import RestoredItem, render_restored
 from .tool_calls import ToolCalls
-from .usage import UsageWarning, UsageWarnings, measure_usage
+from .usage import UsageWarning
 
 # as_settings is re-exported: it lived here before moving to recall.context.inputs;
 # SummarySink before moving to recall.context.per_turn.
@@ -44,7 +47,9 @@ class Session:
     Messages are plain OpenAI chat dicts; treat what :attr:`messages` returns as read-only.
     With ``auto_compact`` (the default) adding a message past the threshold compacts. With
     ``per_turn_summaries`` (a bound session) :meth:`record_reply` sends each turn's summary
-    to the memory. ``clock`` times the warnings' cooldown.
+    to the memory. ``clock`` times the warnings' cooldown. ``on_compaction`` is called with
+    the critical warning ("compacting now") before an automatic compaction runs, and with
+    the same warning carrying its completion message after it ran.
     """
 
     def __init__(
@@ -57,6 +62,7 @@ class Session:
         auto_compact: bool = True,
         per_turn_summaries: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        on_compaction: Callable[[UsageWarning], object] | None = None,
     ) -> None:
         if memory is not None and user_id is None:
             raise InputError("a Session bound to a memory needs user_id=... to store summaries")
@@ -81,7 +87,8 @@ class Session:
         self.restored_message: dict[str, Any] | None = None
         self.restored_tokens = 0
         self.compactions: list[Compaction] = []
-        self._warnings = UsageWarnings(self.settings.context.warning_cooldown_s, clock)
+        self.gauge = Gauge(self.settings.context, clock)
+        self.on_compaction = on_compaction
         self.proposal = ProposalState()  # the model's pending offer to recall more deeply
         threshold = self.settings.lifecycle.summarize_threshold_tokens
         self._states = TurnStates(threshold) if per_turn_summaries else None
@@ -126,35 +133,34 @@ class Session:
         return self.tokens + self.restored_tokens
 
     def usage(self) -> Usage:
-        """:attr:`sent_tokens` of ``context_window_tokens``: the level, rounds left, a bar.
-
-        A round costs the history's average per user turn; before the first, 1.75% of the
-        window (see docs/design.md)."""
+        """:attr:`sent_tokens` plus what is sent beside them (``gauge.outside_tokens``) of
+        ``context_window_tokens``: the level, rounds left, a bar. A round costs the
+        history's average per user turn; before the first, 1.75% of the window."""
         rounds = sum(1 for m in self._messages if m["role"] == "user")
-        c = self.settings.context
-        return measure_usage(
-            self.sent_tokens, history_tokens=self._total, rounds=rounds, settings=c
-        )
+        return self.gauge.usage(self.sent_tokens, self._total, rounds)
+
+    def record_usage(self, usage: object) -> int | None:
+        """Take the usage a model API reported for the call just answered (OpenAI's
+        ``response.usage``, Anthropic's, the Responses API's or Gemini's, object or dict),
+        after its reply joined the session: from then on the level counts what the API
+        counted beside the history. Returns the tokens it reported, None if it gave none."""
+        return self.gauge.report(usage, self.sent_tokens)
 
     def warning(self) -> UsageWarning | None:
         """The usage warning to show now, in the conversation's language: None at normal
         usage or within ``warning_cooldown_s`` of the same level; critical always."""
         usage, messages = self.usage(), self._messages
-        return self._warnings.next(usage, auto_compact=self.auto_compact, messages=messages)
+        return self.gauge.next(usage, auto_compact=self.auto_compact, messages=messages)
 
     def needs_compaction(self) -> bool:
-        """True at ``compact_threshold_tokens`` or when :attr:`sent_tokens` reach the
-        critical level of the window, once the messages have grown halfway from the target
-        back to the lower of the two since the last compaction.
-
-        The second condition stops thrashing: a summary plus the kept messages can be over
-        the threshold on their own, and compacting again after every message would only
-        summarize the summary."""
-        c = self.settings.context
-        trigger = min(c.compact_threshold_tokens, c.critical_ratio * c.context_window_tokens)
-        full = self.tokens >= c.compact_threshold_tokens or self.sent_tokens >= trigger
-        grown = self._total >= (min(c.compact_target_tokens, trigger) + trigger) / 2
-        return full and (self.summary is None or grown)
+        """True at the critical level of the window (or a set ``compact_threshold_tokens``
+        of history), once the messages grew back halfway since the last compaction."""
+        return self.gauge.due(
+            history=self.tokens,
+            sent=self.sent_tokens,
+            messages=self._total,
+            summarized=self.summary is not None,
+        )
 
     # --- adding -------------------------------------------------------------------------
     def add_user(self, content: str) -> ProposalDecision:
@@ -196,26 +202,7 @@ class Session:
 
     def add_message(self, message: Mapping[str, Any]) -> None:
         """Append an OpenAI-format message (user, assistant with tool calls, or tool)."""
-        if not isinstance(message, Mapping):
-            raise InputError(f"a message must be a dict, got {type(message).__name__}")
-        role = message.get("role")
-        if role == "user":
-            self.add_user(message.get("content"))  # type: ignore[arg-type]
-        elif role == "assistant":
-            if message.get("content") is not None or not message.get("tool_calls"):
-                self.add_assistant(message.get("content"))  # type: ignore[arg-type]
-            for call in message.get("tool_calls") or ():
-                fn = call.get("function") if isinstance(call, Mapping) else None
-                if not isinstance(fn, Mapping):
-                    raise InputError("a tool call needs 'id' and 'function' (OpenAI format)")
-                self.add_tool_use(fn.get("name"), fn.get("arguments", ""), call.get("id"))  # type: ignore[arg-type]
-        elif role == "tool":
-            self.add_tool_result(message.get("tool_call_id"), message.get("content"))  # type: ignore[arg-type]
-        else:
-            raise InputError(
-                f"role {role!r} does not belong in a session: use user, assistant or tool "
-                "(the system prompt is the builder's soul)"
-            )
+        add_openai_message(self, message)
 
     def record_reply(self, reply: str | AnswerWithSummary) -> RecordedTurn:
         """Record the model's reply: its answer joins the history; with
@@ -294,7 +281,9 @@ class Session:
         # Not while a call waits for its result: compaction would keep the pair anyway,
         # but summarizing half a tool exchange helps nobody.
         if check and self.auto_compact and not self._calls.pending and self.needs_compaction():
-            usage = self.usage()
-            if usage.level == "critical":
-                self._warnings.compacting(usage, self._messages)
+            before, after = self.gauge.compacting(self.usage(), self._messages)
+            if before is not None and self.on_compaction is not None:
+                self.on_compaction(before)  # "compacting now", before it runs
             self.compact()
+            if after is not None and self.on_compaction is not None:
+                self.on_compaction(after)

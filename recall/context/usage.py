@@ -36,6 +36,7 @@ __all__ = [
     "UsageWarnings",
     "conversation_language",
     "measure_usage",
+    "reported_tokens",
     "usage_warning",
 ]
 
@@ -105,6 +106,42 @@ def measure_usage(
     return Usage(used, window, ratio, level, left, progress_bar(ratio))
 
 
+def reported_tokens(usage: object) -> int | None:
+    """The tokens a model API says one call used (its input, cached parts included, plus its
+    output), from the usage object or dict of its response; None when it says nothing.
+
+    Read: OpenAI chat (``prompt_tokens`` + ``completion_tokens``; cached tokens are part of
+    ``prompt_tokens``), the Responses API and Anthropic (``input_tokens`` +
+    ``output_tokens``, plus Anthropic's ``cache_read_input_tokens`` and
+    ``cache_creation_input_tokens``, which its ``input_tokens`` leaves out), Gemini
+    (``promptTokenCount`` + ``candidatesTokenCount``).
+    """
+    fields = _fields(usage)
+    inputs = (
+        ("prompt_tokens",),
+        ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"),
+        ("promptTokenCount",),
+    )
+    outputs = ("completion_tokens", "output_tokens", "candidatesTokenCount")
+    for names in inputs:
+        if isinstance(fields.get(names[0]), int):
+            used = sum(v for n in names if isinstance(v := fields.get(n), int) and v > 0)
+            out = next((v for n in outputs if isinstance(v := fields.get(n), int)), 0)
+            return used + max(0, out)
+    return None
+
+
+def _fields(usage: object) -> dict[str, Any]:
+    """A usage as a dict: a mapping, a pydantic model (the SDKs' objects) or attributes."""
+    if isinstance(usage, Mapping):
+        return dict(usage)
+    dump = getattr(usage, "model_dump", None)
+    if callable(dump):
+        out = dump()
+        return out if isinstance(out, dict) else {}
+    return {k: v for k, v in vars(usage).items()} if hasattr(usage, "__dict__") else {}
+
+
 def conversation_language(messages: Sequence[Mapping[str, Any]]) -> Lang:
     """``zh`` when the user's last few messages hold at least as many Chinese characters
     as Latin words (a Chinese message quoting an English error is still Chinese), else
@@ -160,15 +197,19 @@ class UsageWarnings:
         self._shown: dict[Level, float] = {}
         self._forced: UsageWarning | None = None
 
-    def compacting(self, usage: Usage, messages: Sequence[Mapping[str, Any]] = ()) -> None:
-        """The session is compacting at ``usage`` because the critical level was reached
-        (``messages``: the conversation, for its language); the warning, once shown,
-        carries the completion message."""
+    def compacting(
+        self, usage: Usage, messages: Sequence[Mapping[str, Any]] = ()
+    ) -> tuple[UsageWarning | None, UsageWarning | None]:
+        """The session is about to compact at ``usage`` (``messages``: the conversation,
+        for its language): the warning before ("compacting now") and after (the same with
+        its completion message, which is also the next one :meth:`next` shows); (None,
+        None) below the critical level."""
+        if usage.level != "critical":
+            return None, None
         lang = conversation_language(messages)
-        warning = usage_warning(usage, lang=lang)
-        if warning is not None:
-            warning = replace(warning, completed=COMPLETED[lang])
-        self._forced = warning
+        before = usage_warning(usage, lang=lang)
+        self._forced = None if before is None else replace(before, completed=COMPLETED[lang])
+        return before, self._forced
 
     def next(
         self,

@@ -19,8 +19,12 @@ class ContextSettings(_Group):
     context_window_tokens: int = Field(
         128_000, ge=1_000, description="The model's whole window; never exceeded."
     )
-    history_budget_tokens: int = Field(40_000, ge=1, description="History budget.")
-    compact_threshold_tokens: int = Field(30_000, ge=1, description="Compact history here.")
+    history_budget_tokens: int | None = Field(
+        None, ge=1, description="History budget; unset: the window less the system budget."
+    )
+    compact_threshold_tokens: int | None = Field(
+        None, ge=1, description="Also compact history here; unset: at the critical level only."
+    )
     compact_target_tokens: int = Field(15_000, ge=1, description="Kept after compaction.")
     soul_budget_tokens: int = Field(3_000, ge=0, description="Soul section; never cut.")
     memory_budget_tokens: int = Field(4_000, ge=0, description="Memory section.")
@@ -86,6 +90,16 @@ class ContextSettings(_Group):
         # Thresholds that only make sense in one order; a wrong order is a config bug.
         if not self.warning_ratio < self.urgent_ratio < self.critical_ratio:
             raise ValueError("need warning_ratio < urgent_ratio < critical_ratio")
-        if self.compact_target_tokens > self.compact_threshold_tokens:
+        threshold = self.compact_threshold_tokens
+        if threshold is not None and self.compact_target_tokens > threshold:
             raise ValueError("compact_target_tokens must not exceed compact_threshold_tokens")
         return self
+
+    def history_budget(self) -> int:
+        """The history's budget: ``history_budget_tokens``, else the window less the system
+        sections' budget (at least half the window), so that the levels of the window are
+        reached before the builder has to cut history (docs/design.md)."""
+        if self.history_budget_tokens is not None:
+            return self.history_budget_tokens
+        window = self.context_window_tokens
+        return max(window // 2, window - self.system_budget_tokens)

@@ -224,7 +224,7 @@ def test_agent_loop_dry_run_remembers_a_first_session_in_a_later_one(
     explicit, pasted, question, consent = later.split("\nuser: ")[1:]
     # An explicit request: the model calls the tool and answers from its results.
     assert "From memory: The user said: We picked Redis" in explicit
-    # A pasted log fills the dry run's 1,500-token window past 60%: the warning shows.
+    # A pasted log fills the dry run's 2,500-token window past 60%: the warning shows.
     assert "[warning] context 6" in pasted and "% warning" in pasted
     # A question: the model proposes, the session holds the proposal about it...
     assert "may I?" in question

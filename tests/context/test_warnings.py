@@ -161,13 +161,110 @@ def test_92_percent_of_the_window_compacts_though_the_threshold_is_higher() -> N
     assert all(0.9 * 2_000 <= c.tokens_before < 100_000 for c in s.compactions)
 
 
-def test_the_history_threshold_still_compacts_first_by_default() -> None:
-    s = Session()
+def test_at_the_default_window_a_long_session_passes_every_level_in_order() -> None:
+    clock = Clock()
+    seen: list[tuple[str, int, bool]] = []  # (level, rounds left, compacted yet)
+    notices: list[tuple[UsageWarning, int]] = []
+    s = Session(clock=clock)
+    s.on_compaction = lambda w: notices.append((w, len(s.compactions)))
+    while not s.compactions:
+        s.add_user("Please keep the retry limit at 5 for the billing job. " * 50)
+        s.add_assistant("Noted: the billing job retries 5 times. " * 50)
+        clock.now += 60
+        w = s.warning()
+        if w is not None:
+            seen.append((w.level, w.rounds_left, bool(s.compactions)))
+    # Each level again after its 5-minute cooldown; in order, and critical last.
+    levels = [level for level, _, _ in seen]
+    assert list(dict.fromkeys(levels)) == ["warning", "urgent", "critical"]
+    assert levels.index("urgent") > max(i for i, v in enumerate(levels) if v == "warning")
+    lefts = [left for _, left, _ in seen]
+    assert lefts == sorted(lefts, reverse=True) and lefts[-2] > 0  # rounds left fall
+    assert seen[-1][2]  # the critical warning a host pulls comes after it ran, completed
+    # The callback heard "compacting now" before the compaction and the completion after.
+    (before, n_before), (after, n_after) = notices
+    assert before.message.endswith("% full: compacting now") and before.completed is None
+    assert (n_before, n_after) == (0, 1) and after.completed is not None
+    first = s.compactions[0]
+    assert 0.92 * 128_000 <= first.tokens_before < 128_000
+    assert s.usage().level == "normal"
+
+
+def test_a_fixed_history_threshold_compacts_first() -> None:
+    # The token-budget document's fixed budget: compact the history at 30,000 tokens.
+    st_ = Settings(history_budget_tokens=40_000, compact_threshold_tokens=30_000)
+    s = Session(settings=st_)
     while not s.compactions:
         s.add_user("Please keep the retry limit at 5 for the billing job. " * 50)
         s.add_assistant("Noted: the billing job retries 5 times. " * 50)
     assert 30_000 <= s.compactions[0].tokens_before < 0.6 * 128_000
     assert s.usage().level == "normal" and s.warning() is None
+
+
+def test_the_builders_system_sections_count_toward_the_level() -> None:
+    st_ = Settings(context_window_tokens=4_000, warning_cooldown_s=0)
+    s = Session(settings=st_, auto_compact=False)
+    fill(s, 1_900)
+    assert s.usage().level == "normal"
+    soul = "You are Lark, a careful assistant. " * 100  # about 800 tokens
+    report = ContextBuilder(st_).build(session=s, soul=soul, user_input="go on").report
+    assert s.gauge.outside_tokens == report.sections["system"] > 700
+    assert report.usage.used == s.sent_tokens + report.sections["system"]
+    assert report.level == "warning"
+
+
+@pytest.mark.parametrize(
+    ("usage", "total"),
+    [
+        ({"prompt_tokens": 2_900, "completion_tokens": 100, "total_tokens": 3_000}, 3_000),
+        (  # OpenAI: cached tokens are already part of prompt_tokens
+            {
+                "prompt_tokens": 2_900,
+                "completion_tokens": 100,
+                "prompt_tokens_details": {"cached_tokens": 2_000},
+            },
+            3_000,
+        ),
+        ({"input_tokens": 2_950, "output_tokens": 50}, 3_000),  # the Responses API
+        (  # Anthropic: input_tokens leaves the cache reads and writes out
+            {
+                "input_tokens": 400,
+                "output_tokens": 100,
+                "cache_read_input_tokens": 2_000,
+                "cache_creation_input_tokens": 500,
+            },
+            3_000,
+        ),
+        ({"promptTokenCount": 2_990, "candidatesTokenCount": 10}, 3_000),  # Gemini
+    ],
+)
+def test_a_reported_usage_sets_the_level(usage: dict[str, object], total: int) -> None:
+    st_ = Settings(context_window_tokens=4_000, warning_cooldown_s=0)
+    s = Session(settings=st_, auto_compact=False)
+    fill(s, 1_000)
+    assert s.usage().level == "normal"
+    assert s.record_usage(usage) == total
+    assert s.usage().used == total and s.usage().level == "warning"  # 3,000 of 4,000: 75%
+    # What the API counted beside the history stays counted as the history grows, and a
+    # build no longer replaces it with its own system count.
+    s.add_user("one more thing")
+    assert s.usage().used == total + s.message_tokens[-1]
+    ContextBuilder(st_).build(session=s, soul=SOUL, user_input="and?")
+    assert s.usage().used == total + s.message_tokens[-1]
+
+
+def test_a_usage_object_of_an_sdk_is_read_and_an_empty_one_ignored() -> None:
+    from openai.types import CompletionUsage
+
+    s = Session(settings=Settings(context_window_tokens=4_000), auto_compact=False)
+    fill(s, 500)
+    assert (
+        s.record_usage(CompletionUsage(prompt_tokens=900, completion_tokens=50, total_tokens=950))
+        == 950
+    )
+    assert s.usage().used == 950
+    assert s.record_usage({}) is None and s.record_usage(None) is None
+    assert s.usage().used == 950
 
 
 def test_the_report_carries_the_warning_once_per_cooldown() -> None:
