@@ -57,7 +57,7 @@ EVENTS = "\n".join(
 LATER_SESSION = [
     "帮我回忆一下，我们的 session cache 用的是什么？",
     f"Today's events from staging:\n{EVENTS}",
-    "What limit did we set after the OOMKilled error?",
+    "What is the limit for the staging deploy now, after OOMKilled?",
     "Sure, go ahead.",
 ]
 Model = Callable[[list[dict[str, Any]], list[dict[str, Any]]], Any]

@@ -242,7 +242,9 @@ class ContextBuilder:
     def _conversation(self, session: Session, room: int) -> Conversation:
         """The compaction summary, restored items and history that fit ``room`` tokens."""
         c = self.settings.context
-        budget = min(c.history_budget(), room)
+        # Unset, the history has whatever the system sections and the turn leave: the
+        # levels of the window, not a budget of its own, decide when it compacts.
+        budget = room if c.history_budget_tokens is None else min(c.history_budget_tokens, room)
         tokens = self._tokens_of(session)
         return fit_conversation(
             session, tokens, budget, room, self.count, c.message_overhead_tokens

@@ -34,6 +34,7 @@ from .quality import (
     thread_markers,
 )
 from .restore import RestoredItem, restore_items
+from .workfiles import FileReader, WorkFiles
 
 # The gate's names are re-exported: they lived here before moving to recall.context.quality.
 __all__ = [
@@ -127,6 +128,8 @@ def compact_history(
     store: Callable[[Any], Any] | None,
     previous_summary: str | None,
     count: Count,
+    files: WorkFiles | None = None,
+    read_file: FileReader | None = None,
 ) -> Compaction | None:
     """Compact ``messages`` (see the module docstring); None when nothing is older."""
     started = time.perf_counter()
@@ -176,7 +179,7 @@ def compact_history(
         stored_states = [*prior, *messages[:keep_from]]
     if store is not None:
         store(stored_states)
-    restored = restore_items(messages[:keep_from], s, count)
+    restored = restore_items(messages[:keep_from], s, count, files, read_file)
     after = sum(tokens[keep_from:]) + (count(summary) if summary else 0)
     return Compaction(
         path=path,

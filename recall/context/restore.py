@@ -1,29 +1,26 @@
 """Restoring key items after compaction.
 
-The items the compacted part of a conversation worked on (files read or written, tool
-results) are scored 0..100 by recency, frequency, operation and type, with a file-type
+The items the compacted part of a conversation worked on (files read, written or edited,
+tool results) are scored 0..100 by recency, frequency, operation and type, with a file-type
 table (see docs/design.md), and the best are put back: at most ``restore_max_items``
 items of at most ``restore_item_tokens`` tokens each and ``restore_total_tokens`` in all.
-Scoring is pure.
+A file comes back with its content now, tied to its path even when the history cut the
+call's input (:mod:`recall.context.workfiles`). Scoring is pure.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..settings import Settings
 from ..text import Count
-from .budget import truncate_chars
+from .budget import cut_to_tokens, truncate_chars
+from .workfiles import FileReader, WorkFiles, operation_of, path_of
 
 __all__ = ["RestoredItem", "item_score", "render_restored", "restore_items"]
 
-_FILE_KEYS = ("path", "file", "file_path", "filepath", "filename", "target", "document")
-_WRITE = frozenset({"write", "create", "save", "put", "upload", "insert", "new"})
-_EDIT = frozenset({"edit", "update", "patch", "replace", "append", "modify", "rename", "move"})
 # The file-type table: code over configuration over documents; 30 when unknown.
 _TYPE_SCORE = {
     **dict.fromkeys(("js", "ts"), 100), **dict.fromkeys(("jsx", "tsx"), 95), "py": 90,
@@ -47,68 +44,80 @@ class RestoredItem:
     score: float
 
 
-def _operation(tool: str) -> str:
-    parts = set(re.split(r"[^a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", tool).lower()))
-    return "write" if parts & _WRITE else "edit" if parts & _EDIT else "read"
-
-
-def _file_of(arguments: str) -> str | None:
-    try:
-        data = json.loads(arguments)
-    except ValueError:
-        data = None
-    if isinstance(data, Mapping):
-        for key in _FILE_KEYS:
-            value = data.get(key)
-            if isinstance(value, str) and value.strip():
-                return value.strip()
-    return None
-
-
 def restore_items(
-    messages: Sequence[Mapping[str, Any]], settings: Settings, count: Count
+    messages: Sequence[Mapping[str, Any]],
+    settings: Settings,
+    count: Count,
+    files: WorkFiles | None = None,
+    read_file: FileReader | None = None,
 ) -> list[RestoredItem]:
-    """The items ``messages`` worked on, best first, within the restore limits."""
+    """The items ``messages`` worked on, best first, within the restore limits.
+
+    ``files`` (the session's :class:`~recall.context.workfiles.WorkFiles`) ties each call
+    to its path even when its input was cut, and gives each file the content the calls
+    left it with; ``read_file`` (the host's) gives the file as it is now. Without them a
+    file's content is what its last call's result or input shows. A file over
+    ``restore_item_tokens`` comes back cut to it, visibly; other items over it are left out.
+    """
     n = len(messages)
-    items: dict[str, dict[str, Any]] = {}
-    by_call: dict[str, str] = {}
-    for pos, message in enumerate(messages):
-        for call in message.get("tool_calls") or ():
-            fn = call.get("function") or {}
-            name, args = str(fn.get("name", "")), str(fn.get("arguments", ""))
-            path = _file_of(args)
-            key = path or f"{name}({truncate_chars(args, 60)})"
-            item = items.setdefault(key, {"kind": "file" if path else "tool", "ops": []})
-            op = _operation(name)
-            item["ops"].append((pos, op))
-            if op != "read":  # what was written is the file's content as far as we know
-                item["content"] = args
-            by_call[str(call.get("id"))] = key
-        if message.get("role") == "tool" and message.get("tool_call_id") in by_call:
-            item = items[by_call[message["tool_call_id"]]]
-            item["content"] = message.get("content") or item.get("content", "")
-            item["ops"].append((pos, item["ops"][-1][1]))
+    files = WorkFiles.replay(messages) if files is None else files
+    items = _worked_on(messages, files)
+    c = settings.context
     scored = []
     for key, item in items.items():
-        if not item.get("content"):
+        content = item.get("content")
+        if item["kind"] == "file":
+            content = files.content(key, read_file) or content
+        if not content:
             continue
         ops = item["ops"]
-        s = item_score(key, item["kind"], ops, n, settings.context.restore_weights)
-        block = _render_item(key, ops[-1][1], s, item["content"])
-        scored.append(RestoredItem(key, item["kind"], ops[-1][1], item["content"], count(block), s))
+        s = item_score(key, item["kind"], ops, n, c.restore_weights)
+        head = _render_item(key, ops[-1][1], s, "")
+        if item["kind"] == "file":  # the file's head, cut visibly to the per-item limit
+            content = cut_to_tokens(content, c.restore_item_tokens - count(head), count)
+        tokens = count(head + content)
+        scored.append(RestoredItem(key, item["kind"], ops[-1][1], content, tokens, s))
     scored.sort(key=lambda r: -r.score)
     chosen: list[RestoredItem] = []
     total = 0
     for ranked in scored:
-        if len(chosen) >= settings.context.restore_max_items:
+        if len(chosen) >= c.restore_max_items:
             break
-        if ranked.tokens > settings.context.restore_item_tokens:
+        if not ranked.content or ranked.tokens > c.restore_item_tokens:
             continue
-        if total + ranked.tokens > settings.context.restore_total_tokens:
+        if total + ranked.tokens > c.restore_total_tokens:
             continue  # best fit: a smaller item further down may still fit
         chosen.append(ranked)
         total += ranked.tokens
     return chosen
+
+
+def _worked_on(
+    messages: Sequence[Mapping[str, Any]], files: WorkFiles
+) -> dict[str, dict[str, Any]]:
+    """Each file or tool the calls of ``messages`` touched: kind, (position, operation)
+    of each touch, and the content the messages show."""
+    items: dict[str, dict[str, Any]] = {}
+    by_call: dict[str, tuple[str, str]] = {}
+    for pos, message in enumerate(messages):
+        for call in message.get("tool_calls") or ():
+            fn = call.get("function") or {}
+            name, args = str(fn.get("name", "")), str(fn.get("arguments", ""))
+            path = files.path(str(call.get("id"))) or path_of(args)
+            key = path or f"{name}({truncate_chars(args, 60)})"
+            item = items.setdefault(key, {"kind": "file" if path else "tool", "ops": []})
+            op = operation_of(name)
+            item["ops"].append((pos, op))
+            if op != "read":  # what was written is the file's content as far as we know
+                item["content"] = args
+            by_call[str(call.get("id"))] = (key, op)
+        if message.get("role") == "tool" and message.get("tool_call_id") in by_call:
+            key, op = by_call[message["tool_call_id"]]
+            item = items[key]
+            if op == "read" or item["kind"] == "tool":  # a write's result is a status
+                item["content"] = message.get("content") or item.get("content", "")
+            item["ops"].append((pos, op))
+    return items
 
 
 def item_score(

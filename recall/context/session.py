@@ -35,6 +35,7 @@ from .proposal import ProposalDecision, ProposalState
 from .restore import RestoredItem, render_restored
 from .tool_calls import ToolCalls
 from .usage import UsageWarning
+from .workfiles import FileReader, WorkFiles
 
 # as_settings is re-exported: it lived here before moving to recall.context.inputs;
 # SummarySink before moving to recall.context.per_turn.
@@ -49,7 +50,9 @@ class Session:
     ``per_turn_summaries`` (a bound session) :meth:`record_reply` sends each turn's summary
     to the memory. ``clock`` times the warnings' cooldown. ``on_compaction`` is called with
     the critical warning ("compacting now") before an automatic compaction runs, and with
-    the same warning carrying its completion message after it ran.
+    the same warning carrying its completion message after it ran. ``read_file`` (a path →
+    its text now, or None; :func:`~recall.context.workfiles.disk_reader`) gives restored
+    files their content as it is on disk, over what the conversation showed.
     """
 
     def __init__(
@@ -63,6 +66,7 @@ class Session:
         per_turn_summaries: bool = False,
         clock: Callable[[], float] = time.monotonic,
         on_compaction: Callable[[UsageWarning], object] | None = None,
+        read_file: FileReader | None = None,
     ) -> None:
         if memory is not None and user_id is None:
             raise InputError("a Session bound to a memory needs user_id=... to store summaries")
@@ -89,6 +93,8 @@ class Session:
         self.compactions: list[Compaction] = []
         self.gauge = Gauge(self.settings.context, clock)
         self.on_compaction = on_compaction
+        self.files = WorkFiles()  # the files the calls worked on, by path (restore)
+        self.read_file = read_file
         self.proposal = ProposalState()  # the model's pending offer to recall more deeply
         threshold = self.settings.lifecycle.summarize_threshold_tokens
         self._states = TurnStates(threshold) if per_turn_summaries else None
@@ -181,6 +187,7 @@ class Session:
         Calls made together (parallel tool calls) join the same assistant message.
         """
         call = self._calls.call(name, input, tool_use_id, self.settings.context.tool_input_chars)
+        self.files.call(tool_use_id, name, input)  # the full input: its path, its text
         last = self._messages[-1] if self._messages else None
         if last is not None and last["role"] == "assistant":
             # The last message is the assistant's, so no result follows it yet: the call
@@ -198,7 +205,9 @@ class Session:
 
     def add_tool_result(self, tool_use_id: str, content: str) -> None:
         """Record a tool's result (cut at ``tool_result_chars``; deep_recall to its budget)."""
-        self._append(self._calls.result(tool_use_id, content, self.settings, self.count))
+        message = self._calls.result(tool_use_id, content, self.settings, self.count)
+        self.files.result(tool_use_id, content)  # the full result (a read: the file's text)
+        self._append(message)
 
     def add_message(self, message: Mapping[str, Any]) -> None:
         """Append an OpenAI-format message (user, assistant with tool calls, or tool)."""
@@ -245,6 +254,8 @@ class Session:
             store=store,
             previous_summary=self.summary,
             count=self.count,
+            files=self.files,
+            read_file=self.read_file,
         )
         if result is None:
             return None

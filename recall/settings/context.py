@@ -20,7 +20,7 @@ class ContextSettings(_Group):
         128_000, ge=1_000, description="The model's whole window; never exceeded."
     )
     history_budget_tokens: int | None = Field(
-        None, ge=1, description="History budget; unset: the window less the system budget."
+        None, ge=1, description="History budget; unset: all the window the system sections leave."
     )
     compact_threshold_tokens: int | None = Field(
         None, ge=1, description="Also compact history here; unset: at the critical level only."
@@ -94,12 +94,3 @@ class ContextSettings(_Group):
         if threshold is not None and self.compact_target_tokens > threshold:
             raise ValueError("compact_target_tokens must not exceed compact_threshold_tokens")
         return self
-
-    def history_budget(self) -> int:
-        """The history's budget: ``history_budget_tokens``, else the window less the system
-        sections' budget (at least half the window), so that the levels of the window are
-        reached before the builder has to cut history (docs/design.md)."""
-        if self.history_budget_tokens is not None:
-            return self.history_budget_tokens
-        window = self.context_window_tokens
-        return max(window // 2, window - self.system_budget_tokens)

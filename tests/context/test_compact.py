@@ -274,13 +274,15 @@ def test_restore_scores_recency_frequency_operation_and_type() -> None:
     plan = [
         ("read_file", "docs/notes.md", "old notes"),
         ("read_file", "src/app.py", "print('v1')"),
-        ("write_file", "src/app.py", "print('v2')"),
+        ("write_file", "src/app.py", "ok"),  # its text is in the input (below)
         ("read_file", "config/app.json", '{"debug": true}'),
         ("search_web", None, "Redis TTL docs"),
         ("read_file", "README.md", "# readme"),
     ]
     for i, (tool, path, result) in enumerate(plan):
         args = {"path": path} if path else {"q": "redis ttl"}
+        if tool == "write_file":
+            args["content"] = "print('v2')"
         msgs.append(_call(tool, args, f"c{i}"))
         msgs.append({"role": "tool", "tool_call_id": f"c{i}", "content": result})
     items = restore_items(msgs, Settings(), count_tokens)
@@ -306,8 +308,12 @@ def test_restore_limits_items_per_item_and_total() -> None:
     st_ = Settings(restore_max_items=5, restore_item_tokens=500, restore_total_tokens=400)
     items = restore_items(msgs, st_, count_tokens)
     assert 0 < len(items) <= 5
-    assert "src/m29.py" not in [i.key for i in items]  # over the per-item limit: skipped
+    # Over the per-item limit a file comes back cut to it, visibly (here then over the
+    # total, so a smaller one takes its place).
     assert all(i.tokens <= 500 for i in items)
+    big = restore_items(msgs, Settings(restore_item_tokens=500), count_tokens)
+    assert big[0].key == "src/m29.py" and big[0].content.endswith("chars]")
+    assert 450 < big[0].tokens <= 500
     assert sum(i.tokens for i in items) <= 400
     many = restore_items(msgs[:-2], Settings(), count_tokens)
     assert len(many) == 20  # the default: at most 20 items

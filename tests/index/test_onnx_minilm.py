@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 import recall
 from recall.cli import main
+from recall.triggers import bank
 
 pytestmark = pytest.mark.real_model  # the real models' scores are the point here
 
@@ -26,13 +27,12 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 def _real_texts(n: int) -> list[str]:
     # Texts in the repo (a clone has no ../shared): memories and questions in English and
-    # Chinese (crosslang.jsonl) and chat turns (triggers.tsv).
+    # Chinese (crosslang.jsonl) and chat turns (recall.triggers' examples).
     texts: list[str] = []
     for line in (DATA / "crosslang.jsonl").read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         texts += [row[k] for k in ("text", "q_en", "q_zh") if k in row]
-    for line in (DATA / "triggers.tsv").read_text(encoding="utf-8").splitlines()[1:]:
-        texts.append(line.split("\t")[-1])
+    texts += [text for _, _, text in bank()][:408]
     texts += [  # short, long, odd: what a memory holds besides conversation turns
         "ok",
         "We chose Redis for the session cache; the TTL is 300 seconds.",

@@ -1,7 +1,8 @@
-"""wants_deep_recall on a labelled set of zh and en phrasings, hard negatives included.
+"""wants_deep_recall: a model learned from labelled turns, measured on a frozen split.
 
-tests/data/triggers.tsv (label, lang, text) is the development set: the rules were written
-and tuned against it, so its rates are optimistic for phrasings it does not hold. Run with
+recall/triggers.tsv is what the model is fitted on (benchmarks/train_triggers.py);
+tests/data/triggers_frozen.tsv was written from the same brief by a helper who saw neither
+the code nor the fitted examples, and was never used to fit or choose anything. Run with
 ``-s`` to see the rates printed.
 """
 
@@ -11,59 +12,52 @@ import csv
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from recall import wants_deep_recall
+from recall import triggers, wants_deep_recall
 
-DATA = Path(__file__).parents[1] / "data" / "triggers.tsv"
+FROZEN = Path(__file__).parents[1] / "data" / "triggers_frozen.tsv"
 
 
-def _rows() -> list[tuple[bool, str, str]]:
-    with DATA.open(encoding="utf-8", newline="") as fh:
+def _frozen() -> list[tuple[bool, str, str]]:
+    with FROZEN.open(encoding="utf-8", newline="") as fh:
         return [
-            (row["label"] == "1", row["lang"], row["text"])
+            (row["label"] == "request", row["lang"], row["text"])
             for row in csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
         ]
 
 
-ROWS = _rows()
-
-
-def test_the_set_is_balanced_bilingual_and_large_enough() -> None:
-    assert len(ROWS) >= 200
-    positives = [r for r in ROWS if r[0]]
-    assert abs(len(positives) - len(ROWS) / 2) <= len(ROWS) * 0.05
+def test_the_examples_are_balanced_bilingual_and_unique() -> None:
+    rows = triggers.bank()
+    assert len(rows) >= 800
     for lang in ("zh", "en"):
-        assert sum(1 for label, lg, _ in ROWS if lg == lang and label) >= 50, lang
-        assert sum(1 for label, lg, _ in ROWS if lg == lang and not label) >= 50, lang
-    texts = [text for _, _, text in ROWS]
+        for label in ("request", "none"):
+            assert sum(1 for lb, lg, _ in rows if (lb, lg) == (label, lang)) >= 150, (lang, label)
+    texts = [t for _, _, t in rows]
     assert len(texts) == len(set(texts)), "duplicate phrasings"
 
 
-def _rates(rows: list[tuple[bool, str, str]]) -> tuple[float, float, list[str]]:
-    positives = [text for label, _, text in rows if label]
-    negatives = [text for label, _, text in rows if not label]
-    missed = [t for t in positives if not wants_deep_recall(t)]
-    false = [t for t in negatives if wants_deep_recall(t)]
-    recall = 1 - len(missed) / len(positives)
-    fp_rate = len(false) / len(negatives)
-    return recall, fp_rate, [f"missed: {t}" for t in missed] + [f"false: {t}" for t in false]
+def test_the_shipped_weights_were_fitted_on_these_examples() -> None:
+    # Editing recall/triggers.tsv without running benchmarks/train_triggers.py fails here.
+    with (Path(triggers.__file__).with_name("triggers.npz")).open("rb") as f, np.load(f) as d:
+        assert str(d["key"]) == triggers.bank_key()
 
 
-def test_recall_and_false_positive_rate_on_the_development_set() -> None:
-    recall, fp_rate, errors = _rates(ROWS)
-    n_pos = sum(1 for r in ROWS if r[0])
-    print(
-        f"\ntrigger development set: {len(ROWS)} phrasings ({n_pos} positive, "
-        f"{len(ROWS) - n_pos} negative): recall {recall:.1%}, false positives {fp_rate:.1%}"
-    )
-    for lang in ("zh", "en"):
-        r, f, _ = _rates([row for row in ROWS if row[1] == lang])
-        print(f"  {lang}: recall {r:.1%}, false positives {f:.1%}")
-    for line in errors:
-        print("  " + line)
-    assert recall >= 0.95, errors
-    assert fp_rate <= 0.03, errors
+def test_the_frozen_split_meets_the_targets() -> None:
+    rows = _frozen()
+    assert len(rows) == 160
+    for lang in ("en", "zh", None):
+        mine = [r for r in rows if lang is None or r[1] == lang]
+        requests = [t for label, _, t in mine if label]
+        others = [t for label, _, t in mine if not label]
+        missed = [t for t in requests if not wants_deep_recall(t)]
+        taken = [t for t in others if wants_deep_recall(t)]
+        found, fp = 1 - len(missed) / len(requests), len(taken) / len(others)
+        print(f"\n{lang or 'all'}: requests found {found:.1%}, non-requests taken {fp:.1%}")
+        # The issue's targets: at least 28 of 30 requests, at most 1 of 30 others.
+        assert found >= 28 / 30, missed
+        assert fp <= 1 / 30, taken
 
 
 @pytest.mark.parametrize(
@@ -79,7 +73,7 @@ def test_recall_and_false_positive_rate_on_the_development_set() -> None:
         "Don't you remember my birthday?",
     ],
 )
-def test_requests_missed_before_now_fire(text: str) -> None:
+def test_requests_fire(text: str) -> None:
     assert wants_deep_recall(text)
 
 
@@ -103,14 +97,15 @@ def test_general_and_negated_uses_do_not_fire(text: str) -> None:
 def test_not_text_is_not_a_request() -> None:
     assert not wants_deep_recall(None)  # type: ignore[arg-type]
     assert not wants_deep_recall("")
+    assert not wants_deep_recall("   ")
 
 
-def test_classifying_the_whole_set_is_fast() -> None:
-    texts = [text for _, _, text in ROWS]
+def test_classifying_is_fast() -> None:
+    texts = [text for _, _, text in _frozen()]
     start = time.perf_counter()
     for text in texts:
         wants_deep_recall(text)
     elapsed = time.perf_counter() - start
     print(f"\n{len(texts)} classifications in {elapsed * 1000:.1f} ms")
-    # A sanity bound far above the few milliseconds it takes, so a busy machine cannot flake.
-    assert elapsed < 1.0
+    # A sanity bound far above the milliseconds it takes, so a busy machine cannot flake.
+    assert elapsed < 5.0

@@ -1,0 +1,131 @@
+"""Fit recall/triggers.npz (run after editing recall/triggers.tsv), and measure it.
+
+    .venv/bin/python benchmarks/train_triggers.py [--folds 5] [--frozen] [--out FILE.json]
+
+A logistic regression (scikit-learn, the dev install's; L2, C=64) over the hashed n-gram
+features of :func:`recall.triggers.features`, fitted on every packaged example; only its
+non-zero weights are shipped. Printed: the rates of a 5-fold cross-validation over the
+examples written from the brief (each fold fitted on the rest of the bank), and with
+``--frozen`` the rates on tests/data/triggers_frozen.tsv, written from the same brief by
+another helper and never used to fit or choose anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from sklearn.linear_model import LogisticRegression
+
+from recall import triggers
+
+C = 64.0
+FROZEN = Path(__file__).parents[1] / "tests" / "data" / "triggers_frozen.tsv"
+
+
+def matrix(texts: list[str], columns: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
+    """The texts' features over ``columns`` (the features the bank uses), dense."""
+    where = {int(c): j for j, c in enumerate(columns)}
+    out = np.zeros((len(texts), len(columns)), dtype=np.float32)
+    for i, t in enumerate(texts):
+        for k, v in triggers.features(t).items():
+            if k in where:
+                out[i, where[k]] = v
+    return out
+
+
+def fit(texts: list[str], labels: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.intp], Any]:
+    columns = np.array(sorted({k for t in texts for k in triggers.features(t)}), dtype=np.intp)
+    model = LogisticRegression(C=C, max_iter=5_000).fit(matrix(texts, columns), labels)
+    return columns, model
+
+
+def rates(
+    pred: npt.NDArray[np.bool_], y: npt.NDArray[np.bool_], langs: list[str]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for lang in ("en", "zh", "all"):
+        sel = np.array([lang in ("all", g) for g in langs])
+        out[lang] = {
+            "requests_found": int((pred & y & sel).sum()),
+            "requests": int((y & sel).sum()),
+            "non_requests_taken": int((pred & ~y & sel).sum()),
+            "non_requests": int((~y & sel).sum()),
+        }
+    return out
+
+
+def show(name: str, r: dict[str, Any]) -> None:
+    for lang, v in r.items():
+        print(
+            f"  {name:<16} {lang:<3} requests found {v['requests_found']}/{v['requests']}"
+            f" ({v['requests_found'] / max(1, v['requests']):.1%}), non-requests taken "
+            f"{v['non_requests_taken']}/{v['non_requests']}"
+            f" ({v['non_requests_taken'] / max(1, v['non_requests']):.1%})"
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--frozen", action="store_true")
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args()
+    raw = Path(triggers.__file__).with_name("triggers.tsv").read_text(encoding="utf-8")
+    rows, part = [], "recall"
+    for line in raw.splitlines():
+        if line.startswith("# "):  # a part's header: only the brief's are cross-validated
+            part = "brief" if line.startswith("# brief") else "recall"
+        elif line:
+            label, lang, text = line.split("\t")
+            rows.append((label == "request", lang, text, part))
+    texts = [t for _, _, t, _ in rows]
+    y = np.array([label for label, _, _, _ in rows])
+    brief = np.array([p == "brief" for _, _, _, p in rows])
+    fold = np.random.default_rng(0).integers(0, args.folds, len(rows))
+    pred = np.zeros(len(rows), dtype=bool)
+    for f in range(args.folds):
+        test = brief & (fold == f)
+        columns, model = fit([t for t, s in zip(texts, test, strict=True) if not s], y[~test])
+        pred[test] = model.predict(
+            matrix([t for t, s in zip(texts, test, strict=True) if s], columns)
+        )
+    langs = [g for _, g, _, _ in rows]
+    result: dict[str, Any] = {
+        "cross_validated": rates(
+            pred[brief], y[brief], [g for g, b in zip(langs, brief, strict=True) if b]
+        )
+    }
+    print(f"{len(rows)} examples ({int(brief.sum())} from the brief), C={C}")
+    show("cross-validated", result["cross_validated"])
+    columns, model = fit(texts, y)
+    weights = model.coef_[0]
+    keep = np.flatnonzero(weights)
+    out = Path(triggers.__file__).with_name("triggers.npz")
+    np.savez_compressed(
+        out,
+        index=columns[keep].astype(np.int32),
+        weight=weights[keep].astype(np.float16),
+        bias=np.array(model.intercept_[0]),
+        key=np.array(triggers.bank_key()),
+    )
+    triggers._model.cache_clear()
+    print(f"  wrote {out} ({len(keep):,} weights)")
+    if args.frozen:
+        with FROZEN.open(encoding="utf-8", newline="") as fh:
+            frozen = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+        fp = np.array([triggers.wants_deep_recall(r["text"]) for r in frozen])
+        fy = np.array([r["label"] == "request" for r in frozen])
+        result["frozen"] = rates(fp, fy, [r["lang"] for r in frozen])
+        show("frozen", result["frozen"])
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
