@@ -20,12 +20,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import ConfigError, InputError
+from ..index.embed import Embedder
 from ..models import Hit
 from ..settings import Settings
 from ..text import Count, message_tokens
 from .awareness import AwarenessProvider, CachedAwareness
 from .conversation import Conversation, fit_conversation
-from .facts import format_memory_for_injection
+from .facts import embedder_of, format_memory_for_injection
 from .inputs import as_settings, token_counter
 from .report import (
     AwarenessItem,
@@ -67,8 +68,10 @@ class ContextBuilder:
         settings: Settings | Mapping[str, Any] | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
+        embedder: Embedder | None = None,
     ) -> None:
         s = self.settings = as_settings(settings)
+        self.embedder = embedder  #: ranks facts by meaning too; unset: a bound memory's
         if s.context.soul_budget_tokens > s.context.system_budget_tokens:
             raise ConfigError(
                 f"soul_budget_tokens={s.context.soul_budget_tokens:,} is over system_budget_tokens="
@@ -182,6 +185,7 @@ class ContextBuilder:
             current_context=context,
             settings=self.settings,
             count=self.count,
+            embedder=self.embedder or embedder_of(session.memory),
         )
 
     def _section(self, system: SystemSections, name: str, text: str) -> None:
@@ -242,8 +246,7 @@ class ContextBuilder:
     def _conversation(self, session: Session, room: int) -> Conversation:
         """The compaction summary, restored items and history that fit ``room`` tokens."""
         c = self.settings.context
-        # Unset, the history has whatever the system sections and the turn leave: the
-        # levels of the window, not a budget of its own, decide when it compacts.
+        # Unset: what the system sections and turn leave (the levels decide compaction).
         budget = room if c.history_budget_tokens is None else min(c.history_budget_tokens, room)
         tokens = self._tokens_of(session)
         return fit_conversation(

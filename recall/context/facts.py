@@ -5,8 +5,13 @@ Each fact is ranked by the context's one blend (:func:`recall.context.ranking.bl
 default, in :class:`~recall.settings.Settings`; see docs/design.md), where the similarity is
 the TF-IDF cosine between the fact and the recent conversation: the last
 ``injection_recent_turns`` user turns and the final assistant replies between them, tool
-messages and assistant messages that only call tools skipped. Without context the ranking
-falls back to confidence alone. A fact without a confidence uses its recency instead
+messages and assistant messages that only call tools skipped. Given an embedder (recall's
+own: ``mem.embedder()``), a fact's similarity is the larger of its TF-IDF cosine and its
+embedding cosine min-max scaled over the facts, so "Which database driver should I use
+with asyncio?" finds "Prefers asyncpg over psycopg", which shares no word with it: on
+facts and questions written by someone who had not read this code, the relevant fact came
+first in 55% of cases against 24% with TF-IDF alone (benchmarks/README.md). Without context
+the ranking falls back to confidence alone. A fact without a confidence uses its recency instead
 (newest 1.0, oldest 0.0). The chosen facts are counted exactly with tiktoken, so the result
 never exceeds ``max_tokens``; the builder wraps it in ``<memory>…</memory>``.
 """
@@ -21,17 +26,21 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import InputError
+from ..index.embed import Embedder
 from ..jsonlimits import shown
 from ..settings import Settings
 from ..text import Analyzer, Count
 from .inputs import token_counter
 from .ranking import blend_rank, recency_scores
+from .similarity import summary_similarities
 
 __all__ = [
     "RankedFact",
     "conversation_context",
+    "embedder_of",
     "format_memory_for_injection",
     "rank_facts",
+    "similarities",
     "tfidf_similarities",
 ]
 
@@ -116,6 +125,25 @@ def tfidf_similarities(docs: Sequence[str], query: str) -> list[float]:
     return out
 
 
+def similarities(docs: Sequence[str], query: str, embedder: Embedder | None = None) -> list[float]:
+    """Each doc's similarity to ``query``: its TF-IDF cosine, or with ``embedder`` the
+    larger of that and its embedding cosine min-max scaled over ``docs`` (the most similar
+    doc 1.0, the least 0.0), so a doc sharing no word with the query still ranks by meaning."""
+    tfidf = tfidf_similarities(docs, query)
+    if embedder is None or not docs:
+        return tfidf
+    cos = summary_similarities(embedder, query, docs)
+    lo, hi = min(cos), max(cos)
+    scaled = [(c - lo) / (hi - lo) if hi > lo else 0.0 for c in cos]
+    return [max(a, b) for a, b in zip(tfidf, scaled, strict=True)]
+
+
+def embedder_of(memory: object) -> Embedder | None:
+    """The embedder a bound memory lends (``memory.embedder()``), or None."""
+    lend = getattr(memory, "embedder", None)
+    return lend() if callable(lend) else None
+
+
 def _fact(item: object, pos: int) -> tuple[str, float | None, float | None]:
     """(text, confidence or None, creation time or None) of one fact in any accepted shape."""
     if isinstance(item, str):
@@ -166,8 +194,10 @@ def rank_facts(
     current_context: str | Sequence[Mapping[str, Any]] | None = None,
     *,
     settings: Settings | None = None,
+    embedder: Embedder | None = None,
 ) -> list[RankedFact]:
-    """Facts best first, scored as the module docstring says (pure but for tokenizing)."""
+    """Facts best first, scored as the module docstring says (pure but for tokenizing and,
+    given ``embedder``, embedding)."""
     s = settings or Settings()
     parsed = [_fact(item, i) for i, item in enumerate(_facts(facts))]
     parsed = [p for p in parsed if p[0].strip()]
@@ -179,7 +209,7 @@ def rank_facts(
     texts = [t for t, _, _ in parsed]
     confs = _confidences(parsed)
     if context.strip():
-        sims = tfidf_similarities(texts, context)
+        sims = similarities(texts, context, embedder)
         weights = (s.context.injection_similarity_weight, s.context.injection_confidence_weight)
     else:  # no context: confidence alone decides, the score is the confidence itself
         sims = [0.0] * len(texts)
@@ -213,6 +243,7 @@ def format_memory_for_injection(
     *,
     settings: Settings | None = None,
     count: Count | None = None,
+    embedder: Embedder | None = None,
 ) -> str:
     """The best facts as ``- fact`` lines within ``max_tokens`` (exact tiktoken count).
 
@@ -221,6 +252,8 @@ def format_memory_for_injection(
     ``{"facts": [...]}``. ``current_context``: the recent conversation as text, or the chat
     messages themselves (then the last 3 user turns and final replies are used).
     ``max_tokens`` defaults to ``settings.context.injection_max_tokens`` (2,000).
+    ``embedder`` (``mem.embedder()``) lets a fact that shares no word with the conversation
+    rank by meaning (see the module docstring).
     """
     s = settings or Settings()
     budget = s.context.injection_max_tokens if max_tokens is None else max_tokens
@@ -230,7 +263,7 @@ def format_memory_for_injection(
     lines: list[str] = []
     used = 0
     nl = counter("\n")
-    for fact in rank_facts(facts, current_context, settings=s):
+    for fact in rank_facts(facts, current_context, settings=s, embedder=embedder):
         line = "- " + " ".join(fact.text.split())
         cost = counter(line) + (nl if lines else 0)
         if used + cost > budget:

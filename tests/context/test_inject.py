@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
+import recall
 from recall.context.facts import (
     conversation_context,
     format_memory_for_injection,
     rank_facts,
+    similarities,
     tfidf_similarities,
 )
 from recall.errors import InputError
@@ -128,3 +130,47 @@ def test_bad_input() -> None:
         format_memory_for_injection([3])
     with pytest.raises(InputError, match="list of facts"):
         format_memory_for_injection("just a string")
+
+
+# --- by meaning as well as words: recall's own embedder -------------------------------------
+DOC_FACTS: list[dict[str, Any]] = [  # the product documents' example (injection notes)
+    {"content": "Uses Docker for containerization", "confidence": 0.9},
+    {"content": "Prefers pytest for testing", "confidence": 0.8},
+    {"content": "Likes type hints in Python", "confidence": 0.8},
+    {"content": "Expert in Python and FastAPI", "confidence": 0.8},
+]
+
+
+@pytest.mark.real_model
+def test_the_documents_example_puts_pytest_and_type_hints_above_docker(
+    real_embedder: recall.Embedder,
+) -> None:
+    turns = [
+        {"role": "user", "content": "I'm working on a Python project"},
+        {"role": "user", "content": "It uses FastAPI and SQLAlchemy"},
+        {"role": "user", "content": "How do I write tests?"},
+    ]
+    ranked = [f.text for f in rank_facts(DOC_FACTS, turns, embedder=real_embedder)]
+    docker = ranked.index("Uses Docker for containerization")
+    assert ranked.index("Prefers pytest for testing") < docker
+    assert ranked.index("Likes type hints in Python") < docker
+    assert ranked[-1] == "Uses Docker for containerization"
+
+
+@pytest.mark.real_model
+def test_a_fact_sharing_no_word_with_the_question_is_found_by_meaning(
+    real_embedder: recall.Embedder,
+) -> None:
+    facts = [
+        {"content": "Runs Debian on every server", "confidence": 0.9},
+        {"content": "Prefers asyncpg over psycopg", "confidence": 0.7},
+        {"content": "Walks the dog at seven", "confidence": 0.9},
+    ]
+    question = "Which database driver should I use with asyncio?"
+    words = rank_facts(facts, question)
+    assert all(f.similarity == 0.0 for f in words)  # TF-IDF alone: no shared word
+    meaning = rank_facts(facts, question, embedder=real_embedder)
+    assert meaning[0].text == "Prefers asyncpg over psycopg"
+    assert similarities(["x y z"], "x y z", real_embedder)[0] == pytest.approx(1.0)  # TF-IDF
+    text = format_memory_for_injection(facts, current_context=question, embedder=real_embedder)
+    assert text.split("\n")[0] == "- Prefers asyncpg over psycopg"
