@@ -8,6 +8,7 @@ hits = mem.deep_recall("what did we decide about the cache?", user_id="u1")
 
 from .context.builder import ContextBuilder
 from .context.facts import format_memory_for_injection
+from .context.language import deep_recall_prompt, proposal_text
 from .context.proposal import (
     DEEP_RECALL_PROMPT_EN,
     DEEP_RECALL_PROMPT_ZH,
@@ -112,6 +113,7 @@ __all__ = [
     "UserIndexState",
     "classify_consent",
     "count_tokens",
+    "deep_recall_prompt",
     "estimate_tokens",
     "format_memory_for_injection",
     "fuse_linear",
@@ -122,6 +124,7 @@ __all__ = [
     "minmax",
     "open",
     "parse_answer_with_summary",
+    "proposal_text",
     "tokenize",
     "wants_deep_recall",
 ]

@@ -17,16 +17,14 @@ compaction that has already run carries the completion message ("✅ 记忆整�
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import islice
 from typing import Any, Final, Literal
 
 from ..settings import ContextSettings
-from ..text.tokenize import has_cjk
 from .budget import Level, Usage, progress_bar, rounds_left, usage_level
+from .language import Lang, conversation_language
 
 __all__ = [
     "Action",
@@ -45,8 +43,6 @@ __all__ = [
 #: compact now (a session without ``auto_compact``).
 Action = Literal["wrap_up", "summarize", "auto_compact", "compact"]
 
-#: The language a message is shown in: the conversation's (:func:`conversation_language`).
-Lang = Literal["en", "zh"]
 
 _ADVICE: Final[dict[Level, tuple[str, Action]]] = {
     "warning": ("consider wrapping up or summarizing", "wrap_up"),
@@ -66,9 +62,6 @@ COMPLETED: Final[dict[Lang, str]] = {
     "en": "✅ memory compacted: the conversation can continue",
     "zh": "✅ 记忆整理完成,对话可以继续",
 }
-#: The user's messages read for the conversation's language: the last few.
-_RECENT = 6
-_LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
 @dataclass(frozen=True)
@@ -140,27 +133,6 @@ def _fields(usage: object) -> dict[str, Any]:
         out = dump()
         return out if isinstance(out, dict) else {}
     return {k: v for k, v in vars(usage).items()} if hasattr(usage, "__dict__") else {}
-
-
-def conversation_language(messages: Sequence[Mapping[str, Any]]) -> Lang:
-    """``zh`` when the user's last few messages hold at least as many Chinese characters
-    as Latin words (a Chinese message quoting an English error is still Chinese), else
-    ``en``: the language the context manager speaks to them in."""
-    # From the end: a long history is not read past its last few user messages.
-    users = (m.get("content") for m in reversed(messages) if m.get("role") == "user")
-    said = list(islice(users, _RECENT))
-    text = " ".join(c if isinstance(c, str) else _text_of(c) for c in said)
-    cjk = sum(has_cjk(ch) for ch in text)
-    return "zh" if cjk and cjk >= len(_LATIN_WORD.findall(text)) else "en"
-
-
-def _text_of(content: object) -> str:
-    """The text parts of a message's content blocks (``[{"type": "text", "text": ...}]``)."""
-    if not isinstance(content, list):
-        return ""
-    return " ".join(
-        str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"
-    )
 
 
 def usage_warning(

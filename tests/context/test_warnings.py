@@ -374,3 +374,20 @@ def test_a_chinese_session_is_warned_and_told_the_compaction_is_done_in_chinese(
     assert w is not None and w.level == "critical"
     assert w.message.startswith("🔴 记忆空间已满,正在整理...")
     assert w.completed == "✅ 记忆整理完成,对话可以继续"
+
+
+def test_the_prompt_and_the_proposal_follow_the_conversations_language() -> None:
+    from recall import (
+        DEEP_RECALL_PROMPT_EN,
+        DEEP_RECALL_PROMPT_ZH,
+        deep_recall_prompt,
+        proposal_text,
+    )
+
+    zh = [{"role": "user", "content": "帮我看看这个报错:KeyError: 'user_id' 是怎么回事"}]
+    en = [{"role": "user", "content": "Can you look at this KeyError for me?"}]
+    assert deep_recall_prompt(zh) == DEEP_RECALL_PROMPT_ZH
+    assert deep_recall_prompt(en) == deep_recall_prompt() == DEEP_RECALL_PROMPT_EN
+    assert proposal_text(zh) == "关于这个，我需要深度回忆一下，可以吗？"
+    assert proposal_text("我们上次说到哪了") == proposal_text(zh)
+    assert proposal_text(en).endswith("may I?")
