@@ -8,7 +8,10 @@ builder makes (see docs/design.md), so a log fitted to ``builder.section_room("d
 is never cut again. :func:`session_entries` makes the entries from a session's turns: a
 :class:`~recall.context.session.Session` holds no times, so pass today's session (or the
 turns since the day began); an entry is what the user asked, the tools used and the reply.
-Both functions are pure given the token counter.
+:func:`record_entries` makes them from what the memory stored (``mem.daily_log(user)``
+builds the day's log from the store): each exchange its stored turns hold, each note, and
+each summary of a conversation whose turns were not kept. The functions are pure given the
+token counter.
 """
 
 from __future__ import annotations
@@ -18,13 +21,14 @@ from datetime import date, datetime
 from typing import Any
 
 from ..errors import InputError
+from ..models import Record
 from ..settings import Settings
 from ..text import Count
 from .budget import cut_to_tokens, fit_tail
 from .inputs import as_settings, token_counter
 from .session import Session
 
-__all__ = ["LogEntry", "daily_log", "session_entries"]
+__all__ = ["LogEntry", "daily_log", "record_entries", "session_entries"]
 
 #: One entry: a time (a datetime, or a label such as ``"09:00"``, or None) and its text.
 LogEntry = tuple[datetime | str | None, str]
@@ -53,6 +57,39 @@ def session_entries(
             out.append((None, _turn_line(turn, half, counter)))
             turn = []
         turn.append(message)
+    return [e for e in out if e[1]]
+
+
+def record_entries(
+    records: Iterable[Record],
+    *,
+    settings: Settings | Mapping[str, Any] | None = None,
+    count: Count | None = None,
+) -> list[LogEntry]:
+    """Entries, oldest first, from a user's stored records (``mem.records(user)``): one per
+    exchange of the raw turns (``asked → reply``, each half of ``daily_log_entry_tokens``),
+    one per note, and one per short-term summary of a conversation none of whose turns were
+    kept (its turns tell the same story better)."""
+    s = as_settings(settings)
+    half = s.context.daily_log_entry_tokens // 2
+    counter = count or token_counter(s)
+    mine = sorted(records, key=lambda r: r.created_at)
+    threads = {r.metadata.get("thread") for r in mine if r.kind == "turn"}
+    out: list[LogEntry] = []
+    turn: list[Mapping[str, Any]] = []
+    started: datetime | None = None
+    for r in [*mine, None]:  # None ends the last exchange
+        role = None if r is None else r.metadata.get("role") if r.kind == "turn" else None
+        if turn and (r is None or role == "user" or r.kind != "turn"):
+            out.append((started, _turn_line(turn, half, counter)))
+            turn = []
+        if r is None:
+            break
+        if role in ("user", "assistant"):
+            started = r.created_at if not turn else started
+            turn.append({"role": role, "content": r.text})
+        elif r.kind == "note" or (r.kind == "short_term" and r.metadata.get("job") not in threads):
+            out.append((r.created_at, r.text))
     return [e for e in out if e[1]]
 
 

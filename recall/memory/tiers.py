@@ -7,7 +7,7 @@ Each method validates its input and delegates to
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import date, datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
 from .. import inputs
@@ -53,6 +53,31 @@ class TierMethods(MemoryCore):
     def short_term(self, user_id: str) -> list[Record]:
         """The user's current short-term summaries, oldest first."""
         return self._lifecycle().short_term(user_id)
+
+    def daily_log(
+        self,
+        user_id: str,
+        *,
+        day: date | None = None,
+        tz: tzinfo | None = None,
+        budget_tokens: int | None = None,
+    ) -> str:
+        """The day's log from what the memory stored for the user: one line per exchange
+        (``HH:MM asked → reply``), note and summary of that day, oldest first, the newest
+        kept within ``budget_tokens`` (default ``daily_log_budget_tokens``; pass
+        ``builder.section_room("daily_log")`` to give it to a builder as it is). ``day``
+        defaults to today and times read in ``tz``, by default the machine's own zone."""
+        from ..context.daily_log import daily_log, record_entries
+
+        zone = tz or datetime.now().astimezone().tzinfo
+        day = day or datetime.now(zone).date()
+        mine = [
+            r.model_copy(update={"created_at": when})
+            for r in self.records(require_user_id(user_id))
+            if (when := r.created_at.astimezone(zone)).date() == day
+        ]
+        entries = record_entries(mine, settings=self.settings)
+        return daily_log(entries, budget_tokens=budget_tokens, settings=self.settings, day=day)
 
     def get_relevant_memories(
         self, user_input: str, *, user_id: str, max_tokens: int | None = None

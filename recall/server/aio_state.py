@@ -1,8 +1,9 @@
 """The async face of :mod:`recall.memory.state`: users, index state, article version and
-writes remembered by key, each run on a worker thread and awaited."""
+writes remembered by key, and the day's log, each run on a worker thread and awaited."""
 
 from __future__ import annotations
 
+from datetime import date, tzinfo
 from typing import TYPE_CHECKING
 
 from .lanes import TenantLanes
@@ -54,3 +55,17 @@ class AsyncStateMethods(TenantLanes):
     async def release_key(self, user_id: str, key: str) -> None:
         """:meth:`recall.Memory.release_key` on a worker thread."""
         await self.run_for(user_id, self.memory.release_key, user_id, key)
+
+    async def daily_log(
+        self,
+        user_id: str,
+        *,
+        day: date | None = None,
+        tz: tzinfo | None = None,
+        budget_tokens: int | None = None,
+    ) -> str:
+        """:meth:`recall.Memory.daily_log` on a worker thread."""
+        log: str = await self.run_for(
+            user_id, self.memory.daily_log, user_id, day=day, tz=tz, budget_tokens=budget_tokens
+        )
+        return log

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
+import recall
 from recall.context.builder import ContextBuilder
 from recall.context.daily_log import LogEntry, daily_log, session_entries
 from recall.context.session import Session
@@ -106,3 +107,42 @@ def test_the_log_goes_into_its_section_within_budget() -> None:
         "<daily_log>\nBook the train to Porto. → Booked the 9:05 train to Porto.\n</daily_log>"
         in built.messages[0]["content"]
     )
+
+
+def test_the_days_log_is_built_from_what_the_memory_stored(mem: recall.Memory) -> None:
+    zone = timezone(timedelta(hours=8))
+    today = datetime(2026, 3, 14, 9, 30, tzinfo=zone)
+    yesterday = today - timedelta(days=1)
+    talk = [
+        {"role": "user", "content": "The billing job failed again at 02:00."},
+        {"role": "assistant", "content": "Raise its retries to 5 and alert after the third."},
+        {"role": "user", "content": "Done. And the invoices export?"},
+        {"role": "assistant", "content": "Move it to the night queue."},
+    ]
+    mem.update_memory(talk, user_id="u1", at=today)
+    mem.update_memory(
+        [{"role": "user", "content": "Yesterday's topic: the office move."}],
+        user_id="u1",
+        at=yesterday,
+    )
+    mem.update_memory(
+        "The user planned the quarter's roadmap.", user_id="u1", at=today + timedelta(hours=2)
+    )
+    mem.update_memory([{"role": "user", "content": "Another user's day."}], user_id="u2", at=today)
+    mem.flush()
+    log = mem.daily_log("u1", day=today.date(), tz=zone)
+    lines = log.split("\n")
+    assert lines[0] == (
+        "09:30 The billing job failed again at 02:00. → Raise its retries to 5 and alert after "
+        "the third."
+    )
+    assert lines[1] == "09:30 Done. And the invoices export? → Move it to the night queue."
+    assert lines[2] == "11:30 The user planned the quarter's roadmap."  # a summary without turns
+    assert len(lines) == 3  # not yesterday's, not the summary of today's turns, not u2's
+    assert "office move" in mem.daily_log("u1", day=yesterday.date(), tz=zone)
+    assert mem.daily_log("u1", day=(today + timedelta(days=3)).date(), tz=zone) == ""
+    # Read in another zone the same turns fall on another day.
+    assert mem.daily_log("u1", day=today.date(), tz=timezone(timedelta(hours=-12))) == ""
+    # Within a budget the newest lines are kept.
+    short = mem.daily_log("u1", day=today.date(), tz=zone, budget_tokens=20)
+    assert short and short in log and "roadmap" in short and "billing" not in short
