@@ -58,6 +58,7 @@ from .facts import supersede
 from .reading import Para, day_of, read_new, read_old
 from .routing import is_transient, route
 from .said import mark
+from .sameness import Sameness, load_sameness
 from .sentences import split_whole_sentences, utterances
 from .voice import core
 
@@ -67,6 +68,8 @@ log = logging.getLogger(__name__)
 
 # Old chapters are read newest first too: Dynamic changes fastest.
 _OLD_ORDER = ("Dynamic", "Evolutionary", "Bedrock")
+#: Below this cosine no pair of the examples was a paraphrase (benchmarks/train_sameness.py).
+_PAIR_FLOOR = 0.5
 
 
 @runtime_checkable
@@ -167,18 +170,21 @@ class OfflineReconstructor:
         if not flat:
             return []
         # Compared without the frame: "I know the user …" would make every pair alike.
-        vecs = self._vectors([core(s) for s in flat])
+        cores = [core(s) for s in flat]
+        vecs = self._vectors(cores)
         facts = [key_facts(s) for s in flat]
+        model = load_sameness(self._embedder())
         kept_idx: list[int] = []
         keep: set[int] = set()
         for i in range(len(flat)):
             # Earlier = newer, so the first of two near-duplicates is the one kept. Embeddings
             # barely see numbers ("ticket 1003" ~ "ticket 1004" at 0.95), so an older sentence
-            # only counts as a duplicate when a kept one also carries all of its key facts.
+            # only counts as a duplicate when a kept one also carries all of its key facts;
+            # then the learned model decides (recall.lifecycle.sameness), else the threshold.
             if kept_idx:
                 sims = vecs[kept_idx] @ vecs[i]
                 if any(
-                    sim >= self.dedup_similarity and facts[i] <= facts[k]
+                    facts[i] <= facts[k] and self._same(model, cores, vecs, k, i, sim)
                     for sim, k in zip(sims.tolist(), kept_idx, strict=True)
                 ):
                     continue
@@ -192,6 +198,15 @@ class OfflineReconstructor:
             if kept_:
                 out.append((day, kept_))
         return out
+
+    def _same(
+        self, model: Sameness | None, cores: list[str], vecs: np.ndarray, k: int, i: int, sim: float
+    ) -> bool:
+        """Whether the newer sentence ``k`` already says what the older ``i`` says."""
+        if model is None:
+            return sim >= self.dedup_similarity
+        # Pairs this far apart never were paraphrases in the examples: skip the model.
+        return sim >= _PAIR_FLOOR and model.same(cores[k], cores[i], (vecs[k], vecs[i]))
 
     def fit(self, paras: list[list[str]]) -> str:
         """Paragraphs (newest first) as chapter text within the budget, oldest dropped."""

@@ -44,7 +44,7 @@ class LifecycleSettings(_Group):
     summary_tokens: int = Field(600, ge=16, description="Budget of one offline summary.")
     chapter_tokens: int = Field(1_500, ge=16, description="Budget of one long-term chapter.")
     dedup_similarity: float = Field(
-        0.92, ge=0, le=1, description="Sentences this similar are near-duplicates."
+        0.92, ge=0, le=1, description="Near-duplicate cosine, where the learned model does not fit."
     )
     max_states_chars: int = Field(
         2_000_000, ge=1, description="Largest message list update_memory accepts, in chars."
