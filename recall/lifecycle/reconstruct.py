@@ -58,7 +58,7 @@ from .facts import supersede
 from .reading import Para, day_of, read_new, read_old
 from .routing import is_transient, route
 from .said import mark
-from .sameness import Sameness, load_sameness
+from .sameness import Sameness, drop_across, load_sameness
 from .sentences import split_whole_sentences, utterances
 from .voice import core
 
@@ -142,15 +142,32 @@ class OfflineReconstructor:
             if verdict is not None:
                 para[i] = "\n".join(verdict)  # restated facts, or "" (dropped)
                 touched[name] = True
+        return self._write(article, new, old, touched)
+
+    def _write(
+        self,
+        article: Article,
+        new: dict[str, list[Para]],
+        old: dict[str, list[Para]],
+        touched: dict[str, bool],
+    ) -> Article:
+        """The chapters from their new and old paragraphs, once every sentence is final:
+        near-duplicates dropped across chapters, then within each, budgets fitted."""
+        chapters = {
+            name: [
+                (d, [s for ln in p for s in ln.split("\n") if s]) for d, p in new[name] + old[name]
+            ]
+            for name in CHAPTERS
+        }
+        # The same fact routed to two chapters: the newer (then the more durable) stays.
+        for name in drop_across(chapters, self._keep):
+            touched[name] = True
         out = {}
         for name, text in article.chapters().items():
             if not touched[name]:
                 out[name.lower()] = text  # an untouched chapter stays exactly as it was
                 continue
-            paras = [
-                (day, [s for line in para for s in line.split("\n") if s])
-                for day, para in new[name] + old[name]
-            ]
+            paras = [(day, p) for day, p in chapters[name] if p]
             # Each paragraph opens with the day it was said, once its sentences are final.
             dated = [[mark(day) + p[0], *p[1:]] for day, p in self._dedup(paras)]
             out[name.lower()] = self.fit(dated)
@@ -166,9 +183,29 @@ class OfflineReconstructor:
         return np.stack([self._cache[s] for s in sentences])
 
     def _dedup(self, paras: list[Para]) -> list[Para]:
-        flat = [s for _, p in paras for s in p]
+        keep = self._keep([s for _, p in paras for s in p])
+        out: list[Para] = []
+        i = 0
+        for day, p in paras:
+            kept_ = [s for j, s in enumerate(p, start=i) if j in keep]
+            i += len(p)
+            if kept_:
+                out.append((day, kept_))
+        return out
+
+    def _same(
+        self, model: Sameness | None, cores: list[str], vecs: np.ndarray, k: int, i: int, sim: float
+    ) -> bool:
+        """Whether the newer sentence ``k`` already says what the older ``i`` says."""
+        if model is None:
+            return sim >= self.dedup_similarity
+        # Pairs this far apart never were paraphrases in the examples: skip the model.
+        return sim >= _PAIR_FLOOR and model.same(cores[k], cores[i], (vecs[k], vecs[i]))
+
+    def _keep(self, flat: list[str]) -> set[int]:
+        """Positions of ``flat`` (newest first) that say something no newer one says."""
         if not flat:
-            return []
+            return set()
         # Compared without the frame: "I know the user …" would make every pair alike.
         cores = [core(s) for s in flat]
         vecs = self._vectors(cores)
@@ -190,23 +227,7 @@ class OfflineReconstructor:
                     continue
             kept_idx.append(i)
             keep.add(i)
-        out: list[Para] = []
-        i = 0
-        for day, p in paras:
-            kept_ = [s for j, s in enumerate(p, start=i) if j in keep]
-            i += len(p)
-            if kept_:
-                out.append((day, kept_))
-        return out
-
-    def _same(
-        self, model: Sameness | None, cores: list[str], vecs: np.ndarray, k: int, i: int, sim: float
-    ) -> bool:
-        """Whether the newer sentence ``k`` already says what the older ``i`` says."""
-        if model is None:
-            return sim >= self.dedup_similarity
-        # Pairs this far apart never were paraphrases in the examples: skip the model.
-        return sim >= _PAIR_FLOOR and model.same(cores[k], cores[i], (vecs[k], vecs[i]))
+        return keep
 
     def fit(self, paras: list[list[str]]) -> str:
         """Paragraphs (newest first) as chapter text within the budget, oldest dropped."""

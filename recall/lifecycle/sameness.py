@@ -19,7 +19,9 @@ embedder they were fitted with: with any other (a test's hash embedder, a custom
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from functools import cache
 from importlib import resources
 
@@ -29,9 +31,11 @@ import numpy.typing as npt
 from ..index.attributes import _columns, _unit
 from ..index.embed import Embedder
 from ..text import has_cjk, tokenize
+from .article import CHAPTERS
 from .extractive import key_facts
+from .reading import Para
 
-__all__ = ["SHIPPED", "Sameness", "load_sameness", "pair_features"]
+__all__ = ["SHIPPED", "Sameness", "drop_across", "load_sameness", "pair_features"]
 
 #: The fitted weights, next to this module.
 SHIPPED = "sameness.npz"
@@ -118,3 +122,29 @@ def load_sameness(embedder: Embedder) -> Sameness | None:
         return None
     _, lo, hi = _columns(embedder)
     return Sameness(shipped[0], shipped[1], lo, hi)
+
+
+def _ordinal(day: date | None) -> int:
+    return day.toordinal() if day is not None else 0
+
+
+def drop_across(chapters: dict[str, list[Para]], keep: Callable[[list[str]], set[int]]) -> set[str]:
+    """Drop, in place, a sentence another chapter already says more recently (one fact
+    routed twice: "…allergic to peanuts" to Bedrock, "…a peanut allergy" to Evolutionary):
+    every sentence, newest day first and then the more durable chapter, goes through
+    ``keep`` (the positions of a list that say something no earlier one says). Returns the
+    chapters that lost one."""
+    rank = {name: k for k, name in enumerate(CHAPTERS)}
+    where = [
+        (name, j, k)
+        for name, paras in chapters.items()
+        for j, (_, para) in enumerate(paras)
+        for k in range(len(para))
+    ]
+    where.sort(key=lambda w: (-_ordinal(chapters[w[0]][w[1]][0]), rank[w[0]], w[1], w[2]))
+    kept = keep([chapters[n][j][1][k] for n, j, k in where])
+    gone = {w for pos, w in enumerate(where) if pos not in kept}
+    for name, paras in chapters.items():
+        for j, (day, para) in enumerate(paras):
+            paras[j] = (day, [s for k, s in enumerate(para) if (name, j, k) not in gone])
+    return {name for name, _, _ in gone}

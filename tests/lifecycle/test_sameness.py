@@ -73,3 +73,21 @@ def test_paraphrases_in_the_article_are_merged_and_other_values_kept(
     text = out.render()
     assert text.count("peanut") == 1, text  # the paraphrase merged, the newer kept
     assert "daughter" in text and "son plays" in text, text  # another person, another fact
+
+
+@pytest.mark.real_model
+def test_the_issues_cases_three_english_and_two_chinese_paraphrases(
+    real_embedder: recall.Embedder,
+) -> None:
+    rec = OfflineReconstructor(lambda: real_embedder, chapter_tokens=400, dedup_similarity=0.92)
+    tea = [
+        "I know the user prefers tea to coffee.",
+        "The user would rather drink tea than coffee.",
+        "The user likes tea more than coffee.",
+    ]
+    assert rec.reconstruct(Article(), tea).render().count("tea") == 1
+    # Routed to two chapters (Bedrock, Evolutionary), still one fact: the newer stays.
+    text = rec.reconstruct(Article(), ["我知道用户对花生过敏。", "用户吃花生会过敏。"]).render()
+    assert text.count("花生") == 1, text
+    runs = rec.reconstruct(Article(), ["用户每天早上跑步五公里。", "用户每天早上跑步三公里。"])
+    assert "五公里" in runs.render() and "三公里" in runs.render()  # another value
