@@ -103,18 +103,20 @@ def _worked_on(
         for call in message.get("tool_calls") or ():
             fn = call.get("function") or {}
             name, args = str(fn.get("name", "")), str(fn.get("arguments", ""))
-            path = files.path(str(call.get("id"))) or path_of(args)
-            key = path or f"{name}({truncate_chars(args, 60)})"
-            item = items.setdefault(key, {"kind": "file" if path else "tool", "ops": []})
+            call_id = str(call.get("id"))
+            path = files.path(call_id) or path_of(args)
             op = operation_of(name)
+            # A plan or todo list written (no path) is one item per tool: its latest state.
+            key = path or (name if op != "read" else f"{name}({truncate_chars(args, 60)})")
+            item = items.setdefault(key, {"kind": "file" if path else "tool", "ops": []})
             item["ops"].append((pos, op))
-            if op != "read":  # what was written is the file's content as far as we know
-                item["content"] = args
+            if op != "read":  # what was written is its content as far as we know
+                item["content"] = files.written(call_id) or args
             by_call[str(call.get("id"))] = (key, op)
         if message.get("role") == "tool" and message.get("tool_call_id") in by_call:
             key, op = by_call[message["tool_call_id"]]
             item = items[key]
-            if op == "read" or item["kind"] == "tool":  # a write's result is a status
+            if op == "read":  # a write's result is a status
                 item["content"] = message.get("content") or item.get("content", "")
             item["ops"].append((pos, op))
     return items

@@ -5,7 +5,8 @@ compaction neither the path of a long write nor the text of a long read can be r
 from it. This records them as the calls are added, from the full input and result: each
 call's path (any of the usual argument names), and each file's content as far as the
 conversation shows it: a read's result, a write's text, an edit (old → new) applied to what
-was known. After a compaction the files come back with that content
+was known; and the whole input of a call that wrote something else (a plan, a todo list).
+After a compaction the files come back with that content
 (:mod:`recall.context.restore`), or with what the host's ``read_file`` returns (the file as
 it is on disk now), which is the truth when the host has it.
 """
@@ -73,6 +74,7 @@ class WorkFiles:
     def __init__(self) -> None:
         self._files: dict[str, _File] = {}
         self._calls: dict[str, tuple[str, str]] = {}  # tool_use_id -> (path, operation)
+        self._state: dict[str, str] = {}  # tool_use_id -> full input of a write without path
 
     @classmethod
     def replay(cls, messages: Sequence[Mapping[str, Any]]) -> WorkFiles:
@@ -90,9 +92,12 @@ class WorkFiles:
     def call(self, tool_use_id: str, name: str, arguments: Any) -> None:
         """A call with its full ``arguments``: its path, and a write's or edit's effect."""
         path = path_of(arguments)
-        if path is None:
-            return
         op = operation_of(name)
+        if path is None:
+            if op != "read":  # a plan or a todo list written: the whole of it, for restore
+                full = arguments if isinstance(arguments, str) else json.dumps(arguments)
+                self._state[tool_use_id] = full
+            return
         self._calls[tool_use_id] = (path, op)
         file = self._files.setdefault(path, _File())
         data = _arguments(arguments) or {}
@@ -112,6 +117,11 @@ class WorkFiles:
         """The path of call ``tool_use_id``, read from its full arguments."""
         known = self._calls.get(tool_use_id)
         return known[0] if known else None
+
+    def written(self, tool_use_id: str) -> str | None:
+        """The full input of a call that wrote something other than a file (a plan, a todo
+        list: ``update_plan``, ``todo_write``), or None."""
+        return self._state.get(tool_use_id)
 
     def content(self, path: str, read_file: FileReader | None = None) -> str | None:
         """The file's text now: the host's ``read_file`` when it answers, else what the

@@ -120,3 +120,23 @@ def test_paths_operations_and_edits_are_read_from_the_full_input() -> None:
     files.call("3", "edit_file", {"path": "x.py", "old_string": "a", "new_string": "b"})
     assert files.content("x.py") == "b = 1" and files.path("3") == "x.py"
     assert count_tokens(files.content("x.py") or "") > 0
+
+
+def test_a_plan_or_todo_list_comes_back_whole_in_its_latest_state() -> None:
+    session = Session(settings=SETTINGS)
+    first = {"todos": [{"task": "migrate the billing job", "status": "in_progress"}]}
+    session.add_user("Plan the migration.")
+    session.add_tool_use("todo_write", first, "t1")
+    session.add_tool_result("t1", "ok")
+    steps = [
+        {"task": f"step {i}: move queue q{i} to the new cluster", "status": "pending"}
+        for i in range(12)
+    ]
+    latest = {"todos": [{"task": "migrate the billing job", "status": "done"}, *steps]}
+    session.add_tool_use("todo_write", latest, "t2")  # over 500 characters: cut in history
+    session.add_tool_result("t2", "ok")
+    session.add_assistant("Planned.")
+    work(session, {})
+    restored = {i.key: i for i in session.compactions[0].restored}
+    todo = restored["todo_write"]
+    assert json.loads(todo.content) == latest and todo.kind == "tool"
