@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -240,10 +240,12 @@ class Hit(BaseModel):
     degraded: bool = Field(
         False, description="True when the vector leg was down and only keywords ranked this."
     )
-    current: bool = Field(
-        False,
-        description="True when this is the user's statement of what the question asks of "
-        "them now (recall.index.now): it leads whatever its fused score.",
+    current: bool = Field(False, description="The user's statement of what is asked now.")
+    reason: Literal["current", "newest", "time_window"] | None = Field(
+        None,
+        description="Why this hit stands above one with a higher score: the user's current "
+        "statement of what is asked, said after the statements it moved above, or inside the "
+        "question's time window; None: in score order.",
     )
 
     def source(self) -> str:

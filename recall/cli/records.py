@@ -19,7 +19,7 @@ from .app import echo_json, json_option, main, open_memory, path_option, read_qu
 if TYPE_CHECKING:
     from ..models import Hit
 
-__all__ = ["add", "explain", "records_command", "search", "stats"]
+__all__ = ["MOVED", "add", "explain", "moved_because", "records_command", "search", "stats"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -111,8 +111,21 @@ def _hit_line(i: int, h: Hit) -> str:
     return (
         f"{i:>2}. {h.score:.3f}  [{h.source()}]  kw {h.keyword_score:.2f} "
         f"({h.keyword_norm:.2f}, #{h.keyword_rank})  vec {vec} ({h.vector_norm:.2f}, "
-        f"#{h.vector_rank or '-'})  {h.text}"
+        f"#{h.vector_rank or '-'}){moved_because(h)}  {h.text}"
     )
+
+
+#: How the CLI and the inspector say why a hit stands above a higher score (Hit.reason).
+MOVED = {
+    "current": "the user's current statement",
+    "newest": "said after those below",
+    "time_window": "inside the asked time",
+}
+
+
+def moved_because(h: Hit) -> str:
+    """`` (above higher scores: why)`` for a hit out of score order, else ""."""
+    return f" (above higher scores: {MOVED[h.reason]})" if h.reason else ""
 
 
 @main.command()
@@ -143,7 +156,7 @@ def search(
     for i, h in enumerate(hits, 1):
         click.echo(
             f"{i:>2}. {h.score:.3f}  [{h.source()}]  kw {h.keyword_norm:.2f} "
-            f"vec {h.vector_norm:.2f}  {h.text}"
+            f"vec {h.vector_norm:.2f}{moved_because(h)}  {h.text}"
         )
 
 

@@ -4,6 +4,7 @@ last step)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -13,7 +14,7 @@ from ..text.stance import asserted_sentences
 from .fuse import minmax, ranks
 from .present import present_first
 
-__all__ = ["hits_at", "newest_asserted", "ordered"]
+__all__ = ["hits_at", "newest_asserted", "ordered", "reasons"]
 
 
 def hits_at(
@@ -137,14 +138,41 @@ def ordered(
     front = _once(front, key, seen, req.top_k)
     rest = _once(order[~np.isin(order, front)], key, seen, req.top_k - front.size)
     order = np.concatenate([front, rest]).astype(np.intp)
+    before = order
     if newest_first > 1:
         movable = [records[int(c)] for c in cand[order[:newest_first]]]
         order = newest_asserted(order, movable)
     elif not front.size:  # a question about the present: the newest statement of its slot
         order = order[present_first(req.query, [records[int(cand[j])] for j in order])]
+    moved = {int(j) for j, k in zip(order, before, strict=True) if j != k}
     hits = hits_at(records, cand, order, fused, kw, vec, vec_leg, degraded)
     now = {int(j) for j in front}
+    why = reasons(order, now, moved, fused, rank)
     return [
-        h.model_copy(update={"current": True}) if int(j) in now else h
-        for j, h in zip(order, hits, strict=True)
+        h.model_copy(update={"current": int(j) in now, "reason": r}) if int(j) in now or r else h
+        for j, h, r in zip(order, hits, why, strict=True)
     ]
+
+
+def reasons(
+    order: npt.NDArray[np.intp],
+    current: set[int],
+    moved: set[int],
+    fused: npt.NDArray[np.float64],
+    rank: npt.NDArray[np.float64],
+) -> list[Literal["current", "newest", "time_window"] | None]:
+    """Why each hit of ``order`` stands above a later one with a higher fused score: it is
+    a current statement, newest-first moved it, or the time window's boost (``rank`` over
+    ``fused``) did; None for a hit in score order."""
+    out: list[Literal["current", "newest", "time_window"] | None] = []
+    for p, j in enumerate(order.tolist()):
+        later = order[p + 1 :]
+        if not later.size or fused[j] >= fused[later].max():
+            out.append(None)
+        elif j in current:
+            out.append("current")
+        elif j in moved:
+            out.append("newest")
+        else:
+            out.append("time_window" if rank[j] > fused[j] else None)
+    return out

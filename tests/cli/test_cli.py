@@ -107,3 +107,30 @@ def test_a_bad_answer_to_the_erase_question_is_an_error_line_of_its_own(tmp_path
     )
     assert res.exit_code == 1
     assert res.stderr.splitlines()[-1].startswith("error: the input is not valid UTF-8")
+
+
+def test_a_hit_above_a_higher_score_says_why_in_the_cli_and_the_inspector() -> None:
+    from datetime import UTC, datetime
+
+    from recall.cli.records import moved_because
+    from recall.models import Hit
+    from recall.server.ui.sections import _hit_rows
+
+    fields = {
+        "id": "r1",
+        "text": "Summit Climbing is my gym now",
+        "kind": "turn",
+        "created_at": datetime(2026, 3, 1, tzinfo=UTC),
+        "score": 0.41,
+        "keyword_score": 1.0,
+        "keyword_norm": 0.5,
+        "keyword_rank": 2,
+        "vector_score": 0.4,
+        "vector_norm": 0.3,
+        "vector_rank": 3,
+    }
+    moved = Hit(**fields, reason="newest")
+    assert moved_because(moved) == " (above higher scores: said after those below)"
+    assert moved_because(Hit(**fields)) == ""
+    assert "↑ said after those below" in _hit_rows([moved])[0]
+    assert "↑" not in _hit_rows([Hit(**fields)])[0]

@@ -16,7 +16,7 @@ import recall
 from recall.context.memory_block import relevant_memories
 from recall.index.asked import asked_attribute
 from recall.index.attributes import AttributeSpace, Example
-from recall.index.hits import newest_asserted
+from recall.index.hits import newest_asserted, reasons
 from recall.index.now import UserFacts, facts_of
 from recall.index.own import adapt_embedder
 from recall.lifecycle.article import Article
@@ -110,6 +110,11 @@ def test_memory_answers_the_present_with_the_current_statement_first(tmp_path: P
         assert [h.created_at for h in said] == sorted((h.created_at for h in said), reverse=True)
         assert "Thinking of" not in hits[0].text
         assert "Ironworks today" not in hits[0].text
+        # A hit above a higher score says why (Hit.reason); one in score order says nothing.
+        for p, h in enumerate(hits):
+            above_higher = any(h.score < later.score for later in hits[p + 1 :])
+            assert (h.reason is not None) == above_higher, (p, h.reason, h.score)
+            assert h.reason in (None, "current", "newest")
         # The past is still reachable, and a question about it is left in fused order.
         past = mem.deep_recall("Which gym did I go to before Summit?", user_id="u", top_k=10)
         assert any("Ironworks" in h.text for h in past) and not any(h.current for h in past)
@@ -192,3 +197,13 @@ def test_newest_first_moves_statements_only_and_keeps_the_set() -> None:
     # plan (4) keeps its place and the hits past the fourth keep theirs.
     assert out.tolist() == [2, 4, 1, 0, 5, 3]
     assert sorted(out.tolist()) == sorted(order.tolist())
+
+
+def test_reasons_say_why_a_hit_stands_above_a_higher_score() -> None:
+    fused = np.array([0.9, 0.8, 0.7, 0.6, 0.5])
+    rank = fused + np.array([0.0, 0.0, 0.0, 0.0, 0.5])  # the last one inside the time window
+    order = np.array([3, 4, 0, 1, 2], dtype=np.intp)
+    why = reasons(order, current={3}, moved=set(), fused=fused, rank=rank)
+    assert why == ["current", "time_window", None, None, None]
+    why = reasons(np.array([2, 0, 1], dtype=np.intp), set(), {2, 0}, fused, fused)
+    assert why == ["newest", None, None]

@@ -204,10 +204,21 @@ def records_section(view: UserView, *, live: bool) -> str:
     return _card("records", "Records", _filters(view) + table + _pager(view))
 
 
+#: Why a hit stands above a higher fused score (Hit.reason), as the row says it.
+_ABOVE = {
+    "current": "the user's current statement",
+    "newest": "said after those below",
+    "time_window": "inside the asked time",
+}
+
+
 def _hit_rows(hits: Sequence[Hit]) -> list[str]:
     rows = []
     for n, h in enumerate(hits, start=1):
         fused = _num(h.score) + (' <span class="muted">keywords only</span>' if h.degraded else "")
+        if h.reason:  # above a higher score: say why (Hit.reason)
+            fused += f' <span class="muted reason">↑ {esc(_ABOVE[h.reason])}</span>'
+
         cells = [
             _td("#", "num c-rank", str(n)),
             _td("fused", "num c-fused", f"<b>{fused}</b>"),
