@@ -17,7 +17,7 @@ from typing import Any, Literal
 from ..settings import Settings
 from ..text import Count
 from .budget import cut_to_tokens, truncate_chars
-from .workfiles import FileReader, WorkFiles, operation_of, path_of
+from .workfiles import FileReader, WorkFiles, operation_of
 
 __all__ = ["RestoredItem", "item_score", "render_restored", "restore_items"]
 
@@ -104,7 +104,9 @@ def _worked_on(
             fn = call.get("function") or {}
             name, args = str(fn.get("name", "")), str(fn.get("arguments", ""))
             call_id = str(call.get("id"))
-            path = files.path(call_id) or path_of(args)
+            # The replayed or recorded calls hold every path their input names: a cut input
+            # that no longer parses names none (recall.context.workfiles).
+            path = files.path(call_id)
             op = operation_of(name)
             # A plan or todo list written (no path) is one item per tool: its latest state.
             key = path or (name if op != "read" else f"{name}({truncate_chars(args, 60)})")
@@ -112,7 +114,7 @@ def _worked_on(
             item["ops"].append((pos, op))
             if op != "read":  # what was written is its content as far as we know
                 item["content"] = files.written(call_id) or args
-            by_call[str(call.get("id"))] = (key, op)
+            by_call[call_id] = (key, op)
         if message.get("role") == "tool" and message.get("tool_call_id") in by_call:
             key, op = by_call[message["tool_call_id"]]
             item = items[key]

@@ -132,7 +132,7 @@ def _fields(usage: object) -> dict[str, Any]:
     if callable(dump):
         out = dump()
         return out if isinstance(out, dict) else {}
-    return {k: v for k, v in vars(usage).items()} if hasattr(usage, "__dict__") else {}
+    return dict(vars(usage)) if hasattr(usage, "__dict__") else {}
 
 
 def usage_warning(
