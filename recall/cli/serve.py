@@ -58,7 +58,9 @@ def serve(
     path: Path,
     chroma_url: str | None,
 ) -> None:
-    """Serve the memory folder to agents. The models load before the first request.
+    """Serve the memory folder to agents. Over stdio the handshake is answered at once and
+    the models load beside it (a call that comes first waits for them); over HTTP they load
+    before the port opens.
 
     Without API keys the HTTP server answers loopback clients only, and refuses to bind
     another address. ``--workers N`` serves HTTP from N processes sharing the store and a

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 import anyio
+from mcp.server import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -49,6 +50,7 @@ __all__ = [
     "build_app",
     "log_warnings_only",
     "serve_http",
+    "serve_loading",
     "serve_stdio",
     "uvicorn_options",
 ]
@@ -168,6 +170,29 @@ def uvicorn_options(conf: ServerSettings) -> dict[str, Any]:
     }
 
 
+async def serve_loading(
+    amem: AsyncMemory,
+    run: Callable[[MCPServer[Any]], Awaitable[object]],
+    *,
+    default_user: str | None = None,
+) -> None:
+    """``run`` the MCP server of ``amem`` while the models load beside it.
+
+    The host's handshake (``initialize``, ``tools/list``) is answered at once: a host gives
+    up on a server slow to say hello (MCP Inspector after 15 s). A tool call that comes
+    before the models are loaded waits for them (the loads are locked), not the handshake.
+    """
+
+    async def warm() -> None:
+        await amem.warm_up()
+        print("recall serve: MCP over stdio, models loaded", file=sys.stderr)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(warm)
+        await run(build_mcp(amem, default_user=default_user))
+        tg.cancel_scope.cancel()  # the host left: a load still running is not waited for
+
+
 def serve_stdio(memory: Memory, *, default_user: str | None = None) -> None:
     """Serve ``memory`` as an MCP server over stdin/stdout until the host closes them.
 
@@ -179,8 +204,6 @@ def serve_stdio(memory: Memory, *, default_user: str | None = None) -> None:
 
     async def main() -> None:
         amem = AsyncMemory(memory, timeout_s=memory.settings.server.request_timeout_s)
-        await amem.warm_up()
-        print("recall serve: MCP over stdio, models loaded", file=sys.stderr)
-        await run_stdio(build_mcp(amem, default_user=default_user))  # answers bad lines
+        await serve_loading(amem, run_stdio, default_user=default_user)  # answers bad lines
 
     anyio.run(main)

@@ -1,6 +1,7 @@
 """MCP over stdio answers every line: `recall serve` as a real subprocess, spoken to with
 raw lines on its stdin. A line that is not JSON gets a JSON-RPC parse error, a JSON value
-that is not a JSON-RPC message an invalid-request error, and the session goes on."""
+that is not a JSON-RPC message an invalid-request error, and the session goes on. The
+handshake is answered while the models load (in process, the load held by hand)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from pydantic import ValidationError
 from subproc import recall_env
 
+import recall
 from recall.server.stdio import error_for
 
 
@@ -125,3 +128,52 @@ def test_error_for_reads_the_failure() -> None:
     assert named is not None and named.id == "a"
     other = error_for(UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"))
     assert other is not None and other.error.code == -32700
+
+
+def test_the_handshake_is_answered_before_the_models_load(mem: recall.Memory) -> None:
+    # The models of a real folder load for seconds; a host gives up on a server slow to say
+    # hello. Here the warm-up is held until the host has its answers.
+    from mcp import Client
+
+    from recall.server import AsyncMemory
+    from recall.server.app import serve_loading
+
+    mem.add("I drink oolong every afternoon.", user_id="u1")
+    seen: list[str] = []
+
+    class Held(AsyncMemory):
+        released = anyio.Event()
+
+        async def warm_up(self) -> None:
+            await self.released.wait()
+            seen.append("loaded")
+
+    async def host(server: Any) -> None:
+        async with Client(server) as client:  # initialize
+            tools = await client.list_tools()
+            seen.append("initialized")
+            Held.released.set()
+            hits = await client.call_tool("deep_recall", {"query": "oolong", "user_id": "u1"})
+            assert not hits.is_error and "oolong" in json.dumps(hits.structured_content)
+        assert {t.name for t in tools.tools} >= {"deep_recall", "remember"}
+
+    anyio.run(serve_loading, Held(mem), host)
+    assert seen == ["initialized", "loaded"]
+
+
+def test_a_host_that_leaves_during_the_load_is_not_kept_waiting(mem: recall.Memory) -> None:
+    from recall.server import AsyncMemory
+    from recall.server.app import serve_loading
+
+    class Endless(AsyncMemory):
+        async def warm_up(self) -> None:
+            await anyio.sleep_forever()
+
+    async def host(server: Any) -> None:
+        return None  # the host closed stdin at once
+
+    async def main() -> None:
+        with anyio.fail_after(10):  # not a timing: a hang fails here rather than never ends
+            await serve_loading(Endless(mem), host)
+
+    anyio.run(main)
