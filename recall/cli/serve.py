@@ -70,6 +70,7 @@ def serve(
     from ..memory import open as open_folder
     from ..models import require_user_id
     from ..server import serve_http, serve_stdio
+    from ..server.app import listen_socket
     from ..server.threads import yield_threads
     from ..settings import Settings
 
@@ -91,6 +92,8 @@ def serve(
         serve_workers(updates, default_user, workers)  # each worker opens the memory itself
         return
     settings = Settings(**updates)
+    # The port first: one in use is said before a folder is created or a model loaded.
+    sock = listen_socket(settings.server) if transport == "http" else None
     if transport == "http" and settings.storage.chroma_process == "auto":
         # A server's requests run side by side: the embedded store's writes go to a child
         # process, where they do not hold this one's interpreter lock (see chroma_host).
@@ -102,4 +105,4 @@ def serve(
         if transport == "stdio":
             serve_stdio(mem, default_user=default_user)
         else:
-            serve_http(mem, default_user=default_user)
+            serve_http(mem, default_user=default_user, sock=sock)

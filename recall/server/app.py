@@ -13,7 +13,9 @@ and requests in flight by ``max_connections`` (HTTP 503 past it).
 
 from __future__ import annotations
 
+import errno
 import logging
+import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -48,7 +50,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "build_app",
+    "listen_socket",
     "log_warnings_only",
+    "ready_line",
     "serve_http",
     "serve_loading",
     "serve_stdio",
@@ -64,9 +68,10 @@ def build_app(
     keys: ApiKeys | None = None,
     default_user: str | None = None,
     settings: ServerSettings | None = None,
+    ready: bool = False,
 ) -> Starlette:
     """The ASGI app serving ``memory``: REST, MCP at ``/mcp``, the OpenAPI document, the
-    inspector at ``/ui``."""
+    inspector at ``/ui``; ``ready``: print :func:`ready_line` when started."""
     conf = settings or memory.settings.server
     amem = AsyncMemory(
         memory,
@@ -104,6 +109,8 @@ def build_app(
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await amem.warm_up()
         async with mcp.session_manager.run():
+            if ready:  # the socket listens; uvicorn accepts right after the startup
+                print(ready_line(memory, conf, default_user), file=sys.stderr, flush=True)
             yield
 
     gate = Middleware(Gate, keys=keys, settings=conf, public=_PUBLIC)
@@ -127,30 +134,81 @@ def log_warnings_only() -> None:
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
 
 
-def serve_http(memory: Memory, *, default_user: str | None = None) -> None:
-    """Serve ``memory`` over HTTP at ``settings.server.host:port`` until interrupted.
+def listen_socket(conf: ServerSettings) -> socket.socket:
+    """The server's socket, bound to ``conf.host:conf.port`` and listening.
 
-    Without API keys the server only binds a loopback address (``ConfigError`` otherwise):
-    an open memory on the network is never a default.
+    Bound before anything else happens: a port in use, or an address this machine does not
+    have, is a ``ConfigError`` saying so, before a folder is created or a model loaded.
+    Without API keys only a loopback address is bound: an open memory on the network is
+    never a default.
     """
-    import uvicorn
-
-    conf = memory.settings.server
-    keys = ApiKeys.from_settings(conf)
-    if keys is None and not is_loopback(conf.host):
+    if ApiKeys.from_settings(conf) is None and not is_loopback(conf.host):
         raise ConfigError(
             f"refusing to listen on {conf.host} without API keys: set RECALL_SERVER_API_KEYS "
             "or --keys FILE, or bind 127.0.0.1"
         )
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            conf.host, conf.port, type=socket.SOCK_STREAM
+        )[0]
+    except socket.gaierror as exc:
+        raise ConfigError(f"cannot listen on {conf.host}: {exc.strerror}") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ConfigError(
+                f"port {conf.port} on {conf.host} is in use: stop what holds it, or serve on "
+                "another (--port N or RECALL_SERVER_PORT)"
+            ) from None
+        raise ConfigError(f"cannot listen on {conf.host}:{conf.port}: {exc.strerror}") from None
+    # Listening from here on: a client that comes while the models load waits in the
+    # backlog (uvicorn's default size) instead of being refused.
+    sock.listen(2048)
+    return sock
+
+
+def serve_http(
+    memory: Memory, *, default_user: str | None = None, sock: socket.socket | None = None
+) -> None:
+    """Serve ``memory`` over HTTP at ``settings.server.host:port`` until interrupted, on
+    ``sock`` when given (:func:`listen_socket`: the CLI binds it before opening the folder).
+
+    Prints a ready line once the models are loaded and the port is about to accept
+    (address, folder, API keys, the pinned user).
+    """
+    import uvicorn
+
+    conf = memory.settings.server
+    sock = sock or listen_socket(conf)
+    keys = ApiKeys.from_settings(conf)
     log_warnings_only()
-    app = build_app(memory, keys=keys, default_user=default_user, settings=conf)
+    app = build_app(memory, keys=keys, default_user=default_user, settings=conf, ready=True)
     print(
-        f"recall serve: http://{conf.host}:{conf.port} (MCP at /mcp, REST at /v1, "
-        f"OpenAPI at /openapi.json, the inspector at /ui; "
-        f"{len(keys) if keys else 'no'} API keys)",
+        f"recall serve: starting http://{conf.host}:{conf.port} (MCP at /mcp, REST at /v1, "
+        "OpenAPI at /openapi.json, the inspector at /ui); loading the models",
         file=sys.stderr,
     )
-    uvicorn.run(app, **uvicorn_options(conf))
+    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(conf)))
+    server.run(sockets=[sock])
+
+
+def ready_line(memory: Memory, conf: ServerSettings, default_user: str | None) -> str:
+    """What the server prints when it accepts requests: where, which folder, how many API
+    keys, the pinned user (and a warning when that user holds no memory yet: a typo?)."""
+    keys = ApiKeys.from_settings(conf)
+    line = (
+        f"recall serve: ready at http://{conf.host}:{conf.port}, folder {memory.path}, "
+        f"{len(keys) if keys else 'no'} API keys"
+    )
+    if default_user is not None:
+        line += f", serving user {default_user!r} only"
+        if default_user not in memory.users():
+            line += f" (warning: {default_user!r} holds no memory yet; check the name)"
+    return line
 
 
 def uvicorn_options(conf: ServerSettings) -> dict[str, Any]:

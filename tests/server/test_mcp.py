@@ -211,3 +211,51 @@ def _rest(rest: httpx.Client, acme: dict[str, str]) -> None:
     assert unauthenticated.status_code == 401
     stats = rest.get("/v1/stats", headers={"authorization": "Bearer op-key-0123456789012"})
     assert stats.json()["users"] == 1
+
+
+@pytest.mark.slow
+def test_a_port_in_use_is_said_before_anything_is_created(tmp_path: Path) -> None:
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        args = _serve(tmp_path / "memory", "--transport", "http", "--port", str(port))
+        done = subprocess.run(
+            [sys.executable, *args],
+            env=recall_env(tmp_path),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    assert done.returncode != 0
+    assert f"port {port} on 127.0.0.1 is in use" in done.stderr
+    assert "Traceback" not in done.stderr and "Errno" not in done.stderr
+    assert not (tmp_path / "memory").exists()  # nothing created, no model loaded
+
+
+@pytest.mark.slow
+def test_the_ready_line_comes_when_the_port_answers(tmp_path: Path) -> None:
+    port = _free_port()
+    args = _serve(tmp_path / "memory", "--transport", "http", "--port", str(port))
+    proc = subprocess.Popen(
+        [sys.executable, *args, "--user", "bob"],
+        env=recall_env(tmp_path),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            if "ready at" in line:
+                break
+        ready = lines[-1]
+        assert f"ready at http://127.0.0.1:{port}" in ready, lines
+        assert str(tmp_path / "memory") in ready and "no API keys" in ready
+        assert "serving user 'bob' only" in ready and "holds no memory yet" in ready
+        assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=30).status_code == 200
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)  # drains and closes stderr
