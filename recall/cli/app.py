@@ -40,6 +40,7 @@ __all__ = [
     "require_folder",
     "settings_and_spec",
     "url_option",
+    "warn_unknown_variables",
 ]
 
 
@@ -51,6 +52,7 @@ class RecallGroup(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> Any:
+        warn_unknown_variables()
         try:
             return super().invoke(ctx)
         except RecallError as exc:
@@ -66,6 +68,22 @@ class RecallGroup(click.Group):
                 err=True,
             )
             ctx.exit(1)
+
+
+def warn_unknown_variables() -> None:
+    """A line on stderr for each ``RECALL_*`` variable no setting reads (a misspelled one
+    would otherwise be ignored without a word), naming the closest setting."""
+    if not any(k.startswith("RECALL_") for k in os.environ):
+        return  # the settings module is not imported for nothing
+    from ..settings import unknown_variables
+
+    for name, close in unknown_variables(os.environ):
+        hint = f"; did you mean {close}?" if close else ""
+        click.echo(
+            f"warning: {name} is not a recall setting and is ignored{hint} "
+            "(`recall settings` lists them)",
+            err=True,
+        )
 
 
 #: What ``recall serve`` and ``recall report`` import beyond the core: the server extra.

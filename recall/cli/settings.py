@@ -20,7 +20,8 @@ def markdown_reference() -> str:
         "`recall/settings.py`. Set a field with its environment variable or in code:",
         '`recall.Settings(alpha=0.4)` or `recall.Settings(retrieval={"alpha": 0.4})`;',
         "read it grouped: `settings.retrieval.alpha`. Where each default comes from:",
-        "[design.md](design.md).",
+        "[design.md](design.md). Every `recall` command warns of a `RECALL_*` variable",
+        "that no setting reads, naming the closest setting, rather than ignore a typo.",
         "",
     ]
     group = None

@@ -14,6 +14,7 @@ each default comes from is in ``docs/design.md``.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator, Mapping
 from typing import Any, Self
 
@@ -39,6 +40,7 @@ __all__ = [
     "GROUPS",
     "LLMSettings",
     "LifecycleSettings",
+    "OTHER_VARIABLES",
     "RetrievalSettings",
     "ServerSettings",
     "Settings",
@@ -46,6 +48,7 @@ __all__ = [
     "TextSettings",
     "env_name",
     "reference",
+    "unknown_variables",
 ]
 
 #: Every group, in the order ``recall settings`` lists them: the stages, then the server.
@@ -145,3 +148,20 @@ def reference() -> Iterator[tuple[str, str, str, str]]:
             if isinstance(default, tuple):
                 shown = ",".join(str(x) for x in default)
             yield f"{g.group}.{name}", env_name(g, name), shown, info.description or ""
+
+
+#: ``RECALL_*`` variables read outside the settings: the demo's folder.
+OTHER_VARIABLES = frozenset({"RECALL_DEMO_PATH"})
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[tuple[str, str | None]]:
+    """The ``RECALL_*`` names in ``environ`` that nothing reads (a typo is otherwise
+    ignored without a word), each with the known name closest to it, if any. Names under
+    ``RECALL_TEST_`` are the test suite's own."""
+    known = {env for _, env, _, _ in reference()} | OTHER_VARIABLES
+    out = []
+    for name in sorted(environ):
+        if name.startswith("RECALL_") and name not in known and not name.startswith("RECALL_TEST_"):
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+            out.append((name, close[0] if close else None))
+    return out

@@ -80,6 +80,22 @@ def test_a_bad_setting_is_one_line_naming_the_variable(runner: CliRunner, tmp_pa
     assert res.output.startswith("error: invalid settings: RECALL_ALPHA='2' (environment)")
 
 
+def test_a_misspelled_variable_is_named_not_ignored(runner: CliRunner, tmp_path: Path) -> None:
+    env = {"RECALL_SERVER_PROT": "9000", "RECALL_NOTHING_LIKE_IT": "1", "RECALL_ALPHA": "0.3"}
+    res = runner.invoke(main, ["settings", "--json"], env=env)
+    assert res.exit_code == 0, res.output
+    warned = [ln for ln in res.stderr.splitlines() if ln.startswith("warning:")]
+    assert warned == [
+        "warning: RECALL_NOTHING_LIKE_IT is not a recall setting and is ignored "
+        "(`recall settings` lists them)",
+        "warning: RECALL_SERVER_PROT is not a recall setting and is ignored; did you mean "
+        "RECALL_SERVER_PORT? (`recall settings` lists them)",
+    ]
+    assert "RECALL_ALPHA" not in res.stderr  # a setting; RECALL_PATH and the demo's are too
+    quiet = runner.invoke(main, ["settings", "--json"], env={"RECALL_PATH": str(tmp_path)})
+    assert quiet.exit_code == 0 and "warning" not in quiet.stderr
+
+
 def test_settings_command_lists_every_setting(runner: CliRunner) -> None:
     from recall.settings import reference
 
