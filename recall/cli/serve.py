@@ -46,6 +46,13 @@ __all__ = ["serve"]
     type=click.IntRange(1, 64),
     help="HTTP worker processes on one port; more than 1 needs --chroma-url (a Chroma server).",
 )
+@click.option(
+    "--log-level",
+    type=click.Choice(["warning", "info", "debug"]),
+    default=None,
+    help="warning (default $RECALL_SERVER_LOG_LEVEL, else warning); info: an access log "
+    "line per HTTP request; debug: everything.",
+)
 @path_option
 @url_option
 def serve(
@@ -55,6 +62,7 @@ def serve(
     port: int | None,
     keys_file: Path | None,
     workers: int,
+    log_level: str | None,
     path: Path,
     chroma_url: str | None,
 ) -> None:
@@ -80,6 +88,7 @@ def serve(
         ("server_host", host),
         ("server_port", port),
         ("server_api_keys_file", keys_file),
+        ("server_log_level", log_level),
     ):
         if value:
             updates[name] = value

@@ -13,6 +13,7 @@ and requests in flight by ``max_connections`` (HTTP 503 past it).
 
 from __future__ import annotations
 
+import copy
 import errno
 import logging
 import socket
@@ -125,13 +126,15 @@ def build_app(
     )
 
 
-def log_warnings_only() -> None:
-    """Log warnings and worse to stderr, nothing below (the SDK and bm25s are chatty)."""
+def log_warnings_only(level: str = "warning") -> None:
+    """Log warnings and worse to stderr, nothing below (the SDK and bm25s are chatty), or
+    everything from ``level`` ("debug"; uvicorn's access log is uvicorn's own at "info")."""
     # The MCP SDK configures the root logger when nothing has; a handler of our own first
     # keeps chatty libraries' debug records (bm25s logs every index build) off stderr.
+    at = logging.DEBUG if level == "debug" else logging.WARNING
     handler = logging.StreamHandler(sys.stderr)
-    handler.setLevel(logging.WARNING)
-    logging.basicConfig(level=logging.WARNING, handlers=[handler])
+    handler.setLevel(at)
+    logging.basicConfig(level=at, handlers=[handler])
 
 
 def listen_socket(conf: ServerSettings) -> socket.socket:
@@ -185,7 +188,7 @@ def serve_http(
     conf = memory.settings.server
     sock = sock or listen_socket(conf)
     keys = ApiKeys.from_settings(conf)
-    log_warnings_only()
+    log_warnings_only(conf.log_level)
     app = build_app(memory, keys=keys, default_user=default_user, settings=conf, ready=True)
     print(
         f"recall serve: starting http://{conf.host}:{conf.port} (MCP at /mcp, REST at /v1, "
@@ -200,9 +203,10 @@ def ready_line(memory: Memory, conf: ServerSettings, default_user: str | None) -
     """What the server prints when it accepts requests: where, which folder, how many API
     keys, the pinned user (and a warning when that user holds no memory yet: a typo?)."""
     keys = ApiKeys.from_settings(conf)
+    n = len(keys) if keys else 0
     line = (
         f"recall serve: ready at http://{conf.host}:{conf.port}, folder {memory.path}, "
-        f"{len(keys) if keys else 'no'} API keys"
+        f"{n or 'no'} API key{'' if n == 1 else 's'}"
     )
     if default_user is not None:
         line += f", serving user {default_user!r} only"
@@ -211,12 +215,24 @@ def ready_line(memory: Memory, conf: ServerSettings, default_user: str | None) -
     return line
 
 
+def _uvicorn_logging() -> dict[str, Any]:
+    """uvicorn's logging, its access lines on stderr beside everything else the server says
+    (uvicorn writes them to stdout)."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["handlers"]["access"]["stream"] = "ext://sys.stderr"
+    return config
+
+
 def uvicorn_options(conf: ServerSettings) -> dict[str, Any]:
     """The ``uvicorn.run`` / ``uvicorn.Config`` options that bound every connection."""
     return {
         "host": conf.host,
         "port": conf.port,
-        "log_level": "warning",
+        "log_level": conf.log_level,
+        "access_log": conf.log_level != "warning",
+        "log_config": _uvicorn_logging(),
         # The connection cap is the protocol's: a JSON 503 and the socket closed at once
         # (uvicorn's limit_concurrency keeps the socket until it sends a request).
         "http": bounded_protocol(
@@ -258,7 +274,7 @@ def serve_stdio(memory: Memory, *, default_user: str | None = None) -> None:
     everything else goes to stderr.
     """
 
-    log_warnings_only()
+    log_warnings_only(memory.settings.server.log_level)
 
     async def main() -> None:
         amem = AsyncMemory(memory, timeout_s=memory.settings.server.request_timeout_s)

@@ -86,8 +86,9 @@ def _worker(options: dict[str, Any], default_user: str | None, sock: socket.sock
     from .auth import ApiKeys
 
     _die_with_parent()
-    log_warnings_only()
-    with open_memory(settings=Settings(**options)) as memory:
+    settings = Settings(**options)
+    log_warnings_only(settings.server.log_level)
+    with open_memory(settings=settings) as memory:
         conf = memory.settings.server
         app = build_app(memory, keys=ApiKeys.from_settings(conf), default_user=default_user)
         server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(conf)))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
@@ -74,6 +74,12 @@ class ServerSettings(_Group):
         ge=1,
         description="Open connections at most; past it a new one is answered HTTP 503 and "
         "closed at once.",
+    )
+    log_level: Literal["warning", "info", "debug"] = Field(
+        "warning",
+        description="What `recall serve` logs to stderr: warnings and errors; 'info' adds "
+        "an access log line per HTTP request (client, method, path, status; never a header, "
+        "so never a key); 'debug' the server's and libraries' details.",
     )
     timing: bool = Field(
         False,

@@ -236,9 +236,11 @@ def test_a_port_in_use_is_said_before_anything_is_created(tmp_path: Path) -> Non
 @pytest.mark.slow
 def test_the_ready_line_comes_when_the_port_answers(tmp_path: Path) -> None:
     port = _free_port()
+    keys = tmp_path / "keys"
+    keys.write_text("acme-key-0123456789 acme\n")
     args = _serve(tmp_path / "memory", "--transport", "http", "--port", str(port))
     proc = subprocess.Popen(
-        [sys.executable, *args, "--user", "bob"],
+        [sys.executable, *args, "--user", "acme:bob", "--keys", str(keys), "--log-level", "info"],
         env=recall_env(tmp_path),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -253,9 +255,17 @@ def test_the_ready_line_comes_when_the_port_answers(tmp_path: Path) -> None:
                 break
         ready = lines[-1]
         assert f"ready at http://127.0.0.1:{port}" in ready, lines
-        assert str(tmp_path / "memory") in ready and "no API keys" in ready
-        assert "serving user 'bob' only" in ready and "holds no memory yet" in ready
-        assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=30).status_code == 200
+        assert str(tmp_path / "memory") in ready and "1 API key," in ready
+        assert "serving user 'acme:bob' only" in ready and "holds no memory yet" in ready
+        url = f"http://127.0.0.1:{port}"
+        assert httpx.get(f"{url}/healthz", timeout=30).status_code == 200
+        key = {"authorization": "Bearer acme-key-0123456789"}
+        found = httpx.post(f"{url}/v1/users/acme:bob/recall", json={"query": "x"}, headers=key)
+        assert found.status_code == 200
     finally:
         proc.terminate()
-        proc.communicate(timeout=30)  # drains and closes stderr
+        _, rest = proc.communicate(timeout=30)  # drains and closes stderr
+    # --log-level info: an access line per request, and never a header (so never a key).
+    assert '"GET /healthz HTTP/1.1" 200' in rest
+    assert '"POST /v1/users/acme%3Abob/recall HTTP/1.1" 200' in rest  # as httpx sent it
+    assert "acme-key-0123456789" not in "".join(lines) + rest
