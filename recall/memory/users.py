@@ -84,7 +84,7 @@ class UserMethods(MemoryCore):
         records = self._store.records(uid)
         articles = self._store.articles(uid)
         if not records and not articles and self._store.version(uid) == 0:
-            raise UnknownUserError(f"user {uid!r} holds no memory in {self.path}")
+            raise UnknownUserError(f"user {uid!r} holds no memory here")
         return export_lines(uid, records, articles)
 
     def import_user(

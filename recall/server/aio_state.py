@@ -23,6 +23,10 @@ class AsyncStateMethods(TenantLanes):
         """:meth:`recall.Memory.users` on a worker thread."""
         return list(await self.run(self.memory.users))
 
+    async def holds(self, user_id: str) -> bool:
+        """:meth:`recall.Memory.holds` on a worker thread."""
+        return bool(await self.run_for(user_id, self.memory.holds, user_id))
+
     async def record_counts(self) -> dict[str, dict[str, int]]:
         """:meth:`recall.Memory.record_counts` on a worker thread."""
         counts: dict[str, dict[str, int]] = await self.run(self.memory.record_counts)

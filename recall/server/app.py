@@ -57,6 +57,7 @@ __all__ = [
     "serve_http",
     "serve_loading",
     "serve_stdio",
+    "uvicorn_logging",
     "uvicorn_options",
 ]
 
@@ -195,8 +196,8 @@ def serve_http(
         "OpenAPI at /openapi.json, the inspector at /ui); loading the models",
         file=sys.stderr,
     )
-    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(conf)))
-    server.run(sockets=[sock])
+    config = uvicorn.Config(app, **uvicorn_options(conf), log_config=uvicorn_logging())
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 def ready_line(memory: Memory, conf: ServerSettings, default_user: str | None) -> str:
@@ -215,7 +216,7 @@ def ready_line(memory: Memory, conf: ServerSettings, default_user: str | None) -
     return line
 
 
-def _uvicorn_logging() -> dict[str, Any]:
+def uvicorn_logging() -> dict[str, Any]:
     """uvicorn's logging, its access lines on stderr beside everything else the server says
     (uvicorn writes them to stdout)."""
     from uvicorn.config import LOGGING_CONFIG
@@ -232,7 +233,6 @@ def uvicorn_options(conf: ServerSettings) -> dict[str, Any]:
         "port": conf.port,
         "log_level": conf.log_level,
         "access_log": conf.log_level != "warning",
-        "log_config": _uvicorn_logging(),
         # The connection cap is the protocol's: a JSON 503 and the socket closed at once
         # (uvicorn's limit_concurrency keeps the socket until it sends a request).
         "http": bounded_protocol(

@@ -29,6 +29,7 @@ from ..memory.forget import MIN_FACT_CHARS, Forgotten
 from .bodies import read_body
 from .errors import NotFoundError
 from .rest import Endpoint, RestApi
+from .rest_endpoint import require_held
 
 __all__ = ["CORRECTION_ENDPOINTS", "CorrectionsApi", "EditBody", "ForgetBody", "RollbackBody"]
 
@@ -103,6 +104,7 @@ class CorrectionsApi:
         """POST /forget: Memory.forget."""
         uid = self.rest._user(request)
         body = await read_body(request, ForgetBody)
+        await require_held(self.rest.amem, uid)
         memory = self.rest.amem.memory
 
         def write() -> Forgotten:
@@ -114,6 +116,7 @@ class CorrectionsApi:
         """POST /long-term/edit: Memory.edit_fact."""
         uid = self.rest._user(request)
         body = await read_body(request, EditBody)
+        await require_held(self.rest.amem, uid)
         memory = self.rest.amem.memory
 
         def write() -> LongTerm:
@@ -125,6 +128,7 @@ class CorrectionsApi:
         """POST /long-term/rollback: Memory.rollback (404 past the newest version)."""
         uid = self.rest._user(request)
         body = await read_body(request, RollbackBody)
+        await require_held(self.rest.amem, uid)
         memory = self.rest.amem.memory
         newest = await self.rest.amem.article_version(uid)
         if body.version > newest:

@@ -4,21 +4,17 @@ Every handler checks the user against the request's API key (its tenant), valida
 body with a pydantic model, runs the call off the event loop (:class:`AsyncMemory`) and
 answers JSON. Every failure is ``{"error": message, "status": code}`` with the status of
 :func:`~recall.server.errors.status_for`, an unknown route or method included
-(:func:`http_error`). Bad input of any shape is a 4xx, never a 500: bodies nested too deep,
-integers past Python's digit limit, NaN and Infinity, bodies that are not UTF-8 or not a
-JSON object, non-ASCII digits in ``?version=``. User ids travel in the path, so one holding
-``/`` is reachable over MCP only.
+(:func:`http_error`), and a user the folder does not hold on every read (a 404:
+:func:`.rest_endpoint.require_held`). Bad input of any shape is a 4xx, never a 500: bodies
+nested too deep, integers past Python's digit limit, NaN and Infinity, bodies that are not
+UTF-8 or not a JSON object, non-ASCII digits in ``?version=``. User ids travel in the path,
+so one holding ``/`` is reachable over MCP only. A POST write sent with an
+``Idempotency-Key`` runs once per user and key: a retry gets the remembered answer
+(:mod:`recall.store.idempotency`), writing nothing, even after a 504.
 
-A POST write (notes, memories, import) sent with an ``Idempotency-Key`` header runs once
-per user and key: its answer is remembered in the store (:mod:`recall.store.idempotency`)
-and a retry with the same key gets that answer, writing nothing, even when the first
-request answered 504 because the write outlived the request timeout.
-
-This module owns the route table and its handlers; the read-only views (records, article versions,
-diffs, explain, profile) are handled in :mod:`.rest_browse`, whose table :data:`ENDPOINTS`
-includes, the corrections in :mod:`.corrections`. The strict JSON bodies live in
-:mod:`.bodies`, the ``Idempotency-Key`` protocol in :mod:`.idempotent`, the error answers in
-:mod:`.error_answers` (their public names are re-exported here).
+Here: the route table and handlers; elsewhere: the read-only views (:mod:`.rest_browse`,
+its table part of :data:`ENDPOINTS`), corrections, bodies, ``Idempotency-Key``
+(:mod:`.idempotent`) and the error answers (:mod:`.error_answers`, re-exported here).
 """
 
 from __future__ import annotations
@@ -33,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .. import LongTerm, UpdateResult, __version__
-from ..errors import InputError, UnknownUserError
+from ..errors import InputError
 from ..memory.inspect import record_kinds
 from ..memory.users import ImportResult, UserDeletion
 from ..models import require_user_id
@@ -47,7 +43,7 @@ from .error_answers import EXCEPTION_HANDLERS, error_response, http_error
 from .errors import NotFoundError
 from .idempotent import IDEMPOTENCY_HEADER, idempotency_key, note_ids, run_once
 from .rest_browse import BROWSE_ENDPOINTS, BrowseApi, check_window
-from .rest_endpoint import Endpoint
+from .rest_endpoint import Endpoint, require_held
 
 __all__ = [
     "ENDPOINTS",
@@ -155,13 +151,15 @@ class RestApi:
             return uid
 
     async def recall_body(self, request: Request) -> tuple[str, s.RecallBody, int]:
-        """The user, the checked body of a recall-shaped POST (/recall, /explain), and its
-        top_k within the memory's bound (a request without one gets the default)."""
+        """The user (who must hold memory: :func:`require_held`), the checked body of a
+        recall-shaped POST (/recall, /explain), and its top_k within the memory's bound (a
+        request without one gets the default)."""
         uid = self._user(request)
         body = await read_body(request, s.RecallBody)
         given = "top_k" in body.model_fields_set
         top_k = bound_top_k(body.top_k, self.amem.memory.settings, given=given)
         check_window(body.since, body.until)
+        await require_held(self.amem, uid)
         return uid, body, top_k
 
     # --- handlers -----------------------------------------------------------------------
@@ -184,6 +182,7 @@ class RestApi:
         uid = self._user(request)
         kinds = request.query_params.getlist("kind")
         checked = record_kinds(kinds) if kinds else None
+        await require_held(self.amem, uid)
         return json_response(s.RecordsResponse(records=await self.amem.records(uid, checked)))
 
     async def remember(self, request: Request) -> Response:
@@ -218,6 +217,7 @@ class RestApi:
         """DELETE /memories/{record_id}: delete one record (404 when absent)."""
         uid = self._user(request)
         record_id = request.path_params["record_id"]
+        await require_held(self.amem, uid)
         if not await self.amem.delete([record_id], user_id=uid):
             raise NotFoundError(f"user {uid!r} has no record {record_id!r}")
         return json_response(s.DeletedResponse(deleted=1))
@@ -226,6 +226,7 @@ class RestApi:
         """POST /relevant: get_relevant_memories."""
         uid = self._user(request)
         body = await read_body(request, s.RelevantBody)
+        await require_held(self.amem, uid)
         text = await self.amem.get_relevant_memories(
             body.input, user_id=uid, max_tokens=body.max_tokens
         )
@@ -243,6 +244,8 @@ class RestApi:
                     f"version must be a non-negative integer such as ?version=3, got {raw!r}"
                 )
             version = int(raw)
+        await require_held(self.amem, uid)
+        if version is not None:
             newest = await self.amem.article_version(uid)
             if version > newest:
                 raise NotFoundError(
@@ -282,10 +285,8 @@ class RestApi:
     async def delete_user(self, request: Request) -> Response:
         """DELETE /v1/users/{user}: delete_user (404 when nothing was there)."""
         uid = self._user(request)
-        result = await self.amem.delete_user(uid)
-        if not result.existed:
-            raise UnknownUserError(f"user {uid!r} holds no memory here")
-        return json_response(result)
+        await require_held(self.amem, uid)
+        return json_response(await self.amem.delete_user(uid))
 
     async def stats(self, request: Request) -> Response:
         """GET /v1/stats: Memory.stats (an operator key when keys are configured)."""

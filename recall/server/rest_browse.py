@@ -35,7 +35,7 @@ from . import schemas as s
 from .auth import key_from_headers
 from .bodies import json_response
 from .errors import NotFoundError
-from .rest_endpoint import Endpoint
+from .rest_endpoint import Endpoint, require_held
 
 if TYPE_CHECKING:
     from .rest import RestApi
@@ -167,6 +167,7 @@ class BrowseApi:
         since, until = (got[n][0] if n in got else None for n in ("since", "until"))
         check_window(since, until)
         offset, limit = _whole(got, "offset"), _whole(got, "limit")
+        await require_held(self.rest.amem, uid)
         page = await self.rest.amem.browse(
             uid,
             kinds=got.get("kind"),
@@ -181,6 +182,7 @@ class BrowseApi:
         """GET /long-term/versions: Memory.article_versions (empty: no article yet)."""
         uid = self.rest._user(request)
         _query(request, {})
+        await require_held(self.rest.amem, uid)
         versions = await self.rest.amem.article_versions(uid)
         return json_response(s.ArticleVersions(user_id=uid, versions=versions))
 
@@ -191,6 +193,7 @@ class BrowseApi:
         old = _whole(got, "old")
         if old is None:
             raise InputError("old is required: the version to compare from, such as ?old=1")
+        await require_held(self.rest.amem, uid)
         return json_response(await self.rest.amem.article_diff(uid, old, _whole(got, "new")))
 
     async def explain(self, request: Request) -> Response:
@@ -211,4 +214,5 @@ class BrowseApi:
         """GET /profile: Memory.profile (no attributes: nothing said of the kind yet)."""
         uid = self.rest._user(request)
         _query(request, {})
+        await require_held(self.rest.amem, uid)
         return json_response(await self.rest.amem.profile(uid))

@@ -8,10 +8,16 @@ Its own module so that a table of routes can live beside its handlers without im
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-__all__ = ["Endpoint"]
+from ..errors import UnknownUserError
+
+if TYPE_CHECKING:
+    from .aio import AsyncMemory
+
+__all__ = ["Endpoint", "require_held"]
 
 
 @dataclass(frozen=True)
@@ -29,3 +35,13 @@ class Endpoint:
     #: Answered without an API key (liveness, the OpenAPI document).
     public: bool = False
     media_type: str = "application/json"
+
+
+async def require_held(amem: AsyncMemory, uid: str) -> None:
+    """``UnknownUserError`` (404) unless ``uid`` holds memory here. A read, a correction or
+    a deletion of a user id this folder never held (a typo, most likely) answers 404 on
+    every route, never 200-empty on some; the routes check it after the key (another
+    tenant learns nothing of who exists) and after the request's own input (a bad body is
+    a 400)."""
+    if not await amem.holds(uid):
+        raise UnknownUserError(f"user {uid!r} holds no memory here")

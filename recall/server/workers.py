@@ -82,7 +82,7 @@ def _worker(options: dict[str, Any], default_user: str | None, sock: socket.sock
     import uvicorn
 
     from ..memory import open as open_memory
-    from .app import build_app, log_warnings_only, uvicorn_options
+    from .app import build_app, log_warnings_only, uvicorn_logging, uvicorn_options
     from .auth import ApiKeys
 
     _die_with_parent()
@@ -91,7 +91,8 @@ def _worker(options: dict[str, Any], default_user: str | None, sock: socket.sock
     with open_memory(settings=settings) as memory:
         conf = memory.settings.server
         app = build_app(memory, keys=ApiKeys.from_settings(conf), default_user=default_user)
-        server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(conf)))
+        config = uvicorn.Config(app, **uvicorn_options(conf), log_config=uvicorn_logging())
+        server = uvicorn.Server(config)
         server.run(sockets=[sock])
 
 

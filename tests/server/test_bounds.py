@@ -84,7 +84,8 @@ def _json_answer(raw: bytes) -> tuple[int, dict[str, Any]]:
 
 
 def _served(addr: tuple[str, int]) -> float:
-    """An authenticated client's recall is answered; the seconds it took."""
+    """An authenticated client's recall is answered (a 404 while bob holds nothing yet); the
+    seconds it took."""
     started = time.monotonic()
     r = httpx.post(
         f"http://{addr[0]}:{addr[1]}/v1/users/acme:bob/recall",
@@ -92,7 +93,7 @@ def _served(addr: tuple[str, int]) -> float:
         headers=AUTH,
         timeout=10,
     )
-    assert r.status_code == 200, r.text
+    assert r.status_code == 200 or (r.status_code == 404 and "holds no memory" in r.text), r.text
     return time.monotonic() - started
 
 

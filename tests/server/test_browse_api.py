@@ -87,13 +87,15 @@ def test_records_page_by_page_by_kind_and_said_date(client: TestClient, mem: rec
     assert both["total"] == 7 and both["next_offset"] == 1
     window = client.get(f"{U}/records?since=2026-03-03&until=2026-03-05", headers=AUTH).json()
     assert [rec["id"] for rec in window["records"]] == ["n5", "n4", "n3"]  # until: its whole day
-    none = client.get("/v1/users/acme:nobody/records", headers=AUTH).json()
-    assert none["records"] == [] and none["total"] == 0 and none["next_offset"] is None
+    none = client.get("/v1/users/acme:nobody/records", headers=AUTH)  # a user never held
+    assert none.status_code == 404 and "holds no memory here" in none.json()["error"]
 
 
 def test_article_versions_and_the_diff_after_a_correction(
     client: TestClient, mem: recall.Memory
 ) -> None:
+    assert client.get(f"{U}/long-term/versions", headers=AUTH).status_code == 404  # no user yet
+    mem.add("A note first.", user_id="acme:bob")
     assert client.get(f"{U}/long-term/versions", headers=AUTH).json()["versions"] == []
     _article(mem, "acme:bob")
     r = client.get(f"{U}/long-term/versions", headers=AUTH)
@@ -147,7 +149,10 @@ def test_profile_answers_the_librarys_profile(client: TestClient, mem: recall.Me
         assert history[-1]["superseded_by"] is None, attribute  # the newest value holds now
         assert history[-1]["value"] == expected.now()[attribute].value
     none = client.get("/v1/users/acme:nobody/profile", headers=AUTH)
-    assert none.status_code == 200 and none.json() == {"user_id": "acme:nobody", "facts": {}}
+    assert none.status_code == 404 and none.json() == {
+        "error": "user 'acme:nobody' holds no memory here",
+        "status": 404,
+    }
     refused = client.get("/v1/users/beta:eve/profile", headers=AUTH)
     assert refused.status_code == 403 and "tenant" in refused.json()["error"]
     assert client.get(f"{U}/profile").status_code == 401
@@ -196,7 +201,8 @@ BAD: list[tuple[str, str, Any, int, str]] = [
 ]
 
 
-def test_bad_parameters_answer_4xx_json_never_500(client: TestClient) -> None:
+def test_bad_parameters_answer_4xx_json_never_500(client: TestClient, mem: recall.Memory) -> None:
+    mem.add("Bob holds memory: these are bad requests, not an unknown user.", user_id="acme:bob")
     for method, path, body, status, says in BAD:  # one app for all: each setup costs 0.3 s
         r = client.request(method, path, json=body, headers=AUTH)
         assert r.status_code == status, (path, body, r.text)

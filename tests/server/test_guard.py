@@ -115,6 +115,8 @@ def test_keys_do_not_lift_the_host_and_origin_rules(mem: recall.Memory) -> None:
 
 # --- what still gets in -------------------------------------------------------------------
 def test_loopback_names_and_pages_get_in(mem: recall.Memory) -> None:
+    mem.add("u1 holds memory.", user_id="u1")
+
     async def check(client: httpx.AsyncClient) -> None:
         for host in ("127.0.0.1", "127.0.0.1:8765", "localhost", "LOCALHOST:1", "[::1]:8765"):
             r = await client.get("/v1/users/u1/memories", headers={"host": host})
@@ -137,6 +139,8 @@ def test_loopback_names_and_pages_get_in(mem: recall.Memory) -> None:
 
 
 def test_the_address_a_client_connected_to_is_this_server(mem: recall.Memory) -> None:
+    mem.add("Bob holds memory.", user_id="acme:bob")
+
     async def check(client: httpx.AsyncClient) -> None:
         # Bound to 0.0.0.0 (with keys) and reached as http://10.1.2.3:8765: the socket's own
         # address is an IP literal, which no rebinding page can send as its Host.
@@ -152,6 +156,8 @@ def test_the_address_a_client_connected_to_is_this_server(mem: recall.Memory) ->
 
 
 def test_the_operator_widens_hosts_and_origins(mem: recall.Memory) -> None:
+    mem.add("u1 holds memory.", user_id="u1")
+
     async def check(client: httpx.AsyncClient) -> None:
         named = {"host": "memory.internal:8765", "origin": "https://app.example"}
         assert (await client.get("/v1/users/u1/memories", headers=named)).status_code == 200

@@ -260,6 +260,8 @@ def test_the_ready_line_comes_when_the_port_answers(tmp_path: Path) -> None:
         url = f"http://127.0.0.1:{port}"
         assert httpx.get(f"{url}/healthz", timeout=30).status_code == 200
         key = {"authorization": "Bearer acme-key-0123456789"}
+        note = {"notes": [{"text": "Bob drinks tea."}]}
+        assert httpx.post(f"{url}/v1/users/acme:bob/notes", json=note, headers=key).is_success
         found = httpx.post(f"{url}/v1/users/acme:bob/recall", json={"query": "x"}, headers=key)
         assert found.status_code == 200
     finally:

@@ -84,7 +84,9 @@ def test_export_import_and_delete_a_user(client: TestClient) -> None:
             400,
             "exactly one",
         ),
-        ("get", f"{U}/long-term?version=7", None, 404, "no long-term version 7"),
+        ("get", f"{U}/long-term?version=7", None, 404, "user 'acme:bob' holds no memory here"),
+        ("post", f"{U}/recall", {"query": "x"}, 404, "user 'acme:bob' holds no memory here"),
+        ("get", f"{U}/memories", None, 404, "user 'acme:bob' holds no memory here"),
         ("get", f"{U}/long-term?version=x", None, 400, "non-negative integer"),
         ("post", "/v1/users/beta:bob/recall", {"query": "x"}, 403, "tenant 'acme'"),
         ("post", "/v1/users/acme/recall", {"query": "x"}, 403, "tenant 'acme'"),
@@ -131,8 +133,9 @@ def test_no_keys_means_loopback_clients_only(mem: recall.Memory) -> None:
     with TestClient(build_app(mem), client=("203.0.113.9", 40000), base_url=LOCAL) as remote:
         r = remote.post(f"{U}/recall", json={"query": "x"})
         assert r.status_code == 403 and "loopback clients only" in r.json()["error"]
+    mem.add("Bob holds memory.", user_id="acme:bob")
     with TestClient(build_app(mem), client=("127.0.0.1", 40000), base_url=LOCAL) as local:
-        assert local.post(f"{U}/recall", json={"query": "x"}).json()["hits"] == []
+        assert local.post(f"{U}/recall", json={"query": "zzzz"}).json()["hits"] == []
 
 
 def test_a_store_that_is_down_answers_503(client: TestClient, mem: recall.Memory) -> None:

@@ -144,8 +144,19 @@ def test_a_bad_export_is_refused_with_its_reason(
 
 
 def test_exporting_a_user_never_written_is_unknown(mem: recall.Memory) -> None:
-    with pytest.raises(UnknownUserError, match="holds no memory"):
+    with pytest.raises(UnknownUserError, match="holds no memory here") as caught:
         mem.export_user("nobody")
+    assert str(mem.path) not in str(caught.value)  # a server answers with it: no folder path
+
+
+def test_holds_tells_a_user_from_a_typo(mem: recall.Memory) -> None:
+    assert not mem.holds("u1")
+    mem.add("Tea, no sugar.", user_id="u1")
+    assert mem.holds("u1") and not mem.holds("u2")
+    mem.delete_user("u1")
+    assert not mem.holds("u1")  # erased: as if never held
+    with pytest.raises(recall.InputError):
+        mem.holds(" ")
 
 
 def test_the_store_checks_article_order_and_ownership(tmp_path: Path) -> None:

@@ -112,6 +112,7 @@ def test_rest_answers_with_the_memorys_bound(tmp_path: Path) -> None:
             build_app(mem), client=("127.0.0.1", 40000), base_url="http://localhost"
         ) as client,
     ):
+        mem.add("the cache is cold", user_id="u1")
         url = "/v1/users/u1/recall"
         over = client.post(url, json={"query": "cache", "top_k": 4})
         assert over.status_code == 400
