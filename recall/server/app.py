@@ -211,7 +211,7 @@ def ready_line(memory: Memory, conf: ServerSettings, default_user: str | None) -
     )
     if default_user is not None:
         line += f", serving user {default_user!r} only"
-        if default_user not in memory.users():
+        if not memory.holds(default_user):
             line += f" (warning: {default_user!r} holds no memory yet; check the name)"
     return line
 
