@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .. import __version__
-from ..errors import RecallError
+from ..errors import RecallError, UnknownUserError
 
 if TYPE_CHECKING:
     from ..index.spec import IndexSpec
@@ -31,6 +31,7 @@ __all__ = [
     "RecallGroup",
     "SERVER_PACKAGES",
     "echo_json",
+    "held",
     "json_option",
     "main",
     "need_server_extra",
@@ -83,6 +84,15 @@ def warn_unknown_variables() -> None:
             f"warning: {name} is not a recall setting and is ignored{hint} "
             "(`recall settings` lists them)",
             err=True,
+        )
+
+
+def held(mem: Memory, user_id: str) -> None:
+    """``UnknownUserError`` unless ``user_id`` holds memory in the folder: a mistyped
+    ``--user`` is an error (exit 1) on every command that reads, never an empty answer."""
+    if not mem.holds(user_id):
+        raise UnknownUserError(
+            f"user {user_id!r} holds no memory here; `recall stats` lists the users"
         )
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .app import echo_json, main, open_memory, path_option, url_option
+from .app import echo_json, held, main, open_memory, path_option, url_option
 from .memory import memory_group
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ def forget(
     if text is None and not ids:
         raise click.UsageError("name the TEXT to forget, or --id of records to delete")
     with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
         done = mem.forget(user_id, text, ids=list(ids) if ids else None)
     if as_json:
         echo_json(done.model_dump(mode="json"))
@@ -68,6 +69,7 @@ def delete(
     """Delete USER's records IDS (nothing else: `recall forget` also scrubs a fact from the
     article and the records that repeat it). Ids that hold no record are not an error."""
     with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
         deleted = mem.delete(list(ids), user_id=user_id)
     if as_json:
         echo_json({"user_id": user_id, "ids": list(ids), "deleted": deleted})
@@ -94,6 +96,7 @@ def edit(
 ) -> None:
     """Replace OLD (exact text) with NEW in USER's long-term article, as a new version."""
     with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
         _new_version(mem.edit_fact(user_id, old, new), as_json)
 
 
@@ -106,4 +109,5 @@ def edit(
 def rollback(version: int, user_id: str, as_json: bool, path: Path, chroma_url: str | None) -> None:
     """Write USER's article VERSION again as a new version (undo it the same way)."""
     with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
         _new_version(mem.rollback(user_id, version), as_json)

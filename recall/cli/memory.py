@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .app import echo_json, json_option, main, open_memory, path_option, url_option
+from .app import echo_json, held, json_option, main, open_memory, path_option, url_option
 
 if TYPE_CHECKING:
     from ..lifecycle.pipeline import LongTerm
@@ -139,6 +139,7 @@ def show(
 ) -> None:
     """Print USER's long-term article (newest, or --version N) and the summaries."""
     with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
         latest = mem.long_term(user_id).version
         article = mem.long_term(user_id, version)  # an unknown version: InputError
         if version is None:
@@ -166,6 +167,7 @@ def show(
 def versions(user_id: str, as_json: bool, path: Path, chroma_url: str | None) -> None:
     """List every stored version of USER's long-term article, newest first."""
     with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
         rows = mem.article_versions(user_id)
     if as_json:
         echo_json([v.model_dump(mode="json") for v in rows])
@@ -192,6 +194,7 @@ def diff(
     """What changed in USER's article from version OLD to NEW (default: the newest), per
     chapter, as a unified diff."""
     with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
         done = mem.article_diff(user_id, old, new)
     if as_json:
         echo_json(done.model_dump(mode="json"))

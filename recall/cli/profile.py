@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .app import echo_json, json_option, main, open_memory, path_option, url_option
+from .app import echo_json, held, json_option, main, open_memory, path_option, url_option
 
 if TYPE_CHECKING:
     from ..models import Fact, Profile
@@ -54,6 +54,7 @@ def profile_command(user_id: str, as_json: bool, path: Path, chroma_url: str | N
     """What is true of USER now (home, employer, gym...), read from their own words, and
     the values each attribute held before."""
     with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
         profile = mem.profile(user_id)
     if as_json:
         echo_json(profile.model_dump(mode="json"))

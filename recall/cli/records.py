@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from .app import echo_json, json_option, main, open_memory, path_option, read_query, url_option
+from .app import (
+    echo_json,
+    held,
+    json_option,
+    main,
+    open_memory,
+    path_option,
+    read_query,
+    url_option,
+)
 
 if TYPE_CHECKING:
     from ..models import Hit
@@ -145,6 +154,7 @@ def search(
     a window on when it was said)."""
     query = read_query(query)
     with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
         hits = mem.deep_recall(
             query, user_id=user_id, top_k=top_k, kinds=kinds or None, since=since, until=until
         )
@@ -177,6 +187,7 @@ def explain(
     (raw score, normalized, rank), and the hits the relevance floor removed."""
     query = read_query(query)
     with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
         done = mem.explain(
             query, user_id=user_id, top_k=top_k, kinds=kinds or None, since=since, until=until
         )
@@ -219,6 +230,7 @@ def records_command(
 ) -> None:
     """A page of USER's records, newest said first (Memory.browse)."""
     with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
         page = mem.browse(
             user_id, kinds=kinds or None, since=since, until=until, offset=offset, limit=limit
         )

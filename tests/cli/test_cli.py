@@ -96,6 +96,24 @@ def test_a_misspelled_variable_is_named_not_ignored(runner: CliRunner, tmp_path:
     assert quiet.exit_code == 0 and "warning" not in quiet.stderr
 
 
+def test_a_mistyped_user_is_an_error_not_an_empty_answer(runner: CliRunner, tmp_path: Path) -> None:
+    folder = ["--path", str(tmp_path / "m")]
+    assert runner.invoke(main, ["add", "Tea, no sugar.", "--user", "alice", *folder]).exit_code == 0
+    found = runner.invoke(main, ["search", "tea", "--user", "alice", *folder])
+    assert found.exit_code == 0 and "Tea, no sugar." in found.output
+    for args in (
+        ["search", "tea"],
+        ["explain", "tea"],
+        ["records"],
+        ["profile"],
+        ["memory", "show"],
+        ["forget", "tea"],
+    ):
+        res = runner.invoke(main, [*args, "--user", "alcie", *folder])
+        assert res.exit_code == 1, (args, res.output)
+        assert "error: user 'alcie' holds no memory here" in res.stderr, args
+
+
 def test_settings_command_lists_every_setting(runner: CliRunner) -> None:
     from recall.settings import reference
 

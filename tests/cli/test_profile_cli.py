@@ -71,10 +71,16 @@ def test_text_has_a_block_per_attribute_current_value_first(folder: Path) -> Non
 
 
 def test_a_user_who_said_nothing_has_an_empty_profile(folder: Path) -> None:
-    res = _run(["profile", "--user", "nobody"], folder)
+    assert (
+        _run(["add", "A note, no statement of the user's.", "--user", "quiet"], folder).exit_code
+        == 0
+    )
+    res = _run(["profile", "--user", "quiet"], folder)
     assert res.exit_code == 0 and "nothing the user said sets an attribute yet" in res.stdout
-    res = _run(["profile", "--user", "nobody", "--json"], folder)
-    assert json.loads(res.stdout) == {"user_id": "nobody", "facts": {}}
+    res = _run(["profile", "--user", "quiet", "--json"], folder)
+    assert json.loads(res.stdout) == {"user_id": "quiet", "facts": {}}
+    res = _run(["profile", "--user", "nobody"], folder)  # never held: a typo, most likely
+    assert res.exit_code == 1 and "holds no memory here" in res.stderr
     res = _run(["profile", "--user", " "], folder)
     assert res.exit_code == 1 and res.stderr.startswith("error: ")
     res = _run(["profile", "--user", USER], folder.parent / "missing")
