@@ -23,6 +23,11 @@ def markdown_reference() -> str:
         "[design.md](design.md). Every `recall` command warns of a `RECALL_*` variable",
         "that no setting reads, naming the closest setting, rather than ignore a typo.",
         "",
+        "`RECALL_SETTINGS_FILE` names a file of settings, under the environment and the",
+        "code: TOML (a table per group, `[server]` `port = 9000`, or the flat names,",
+        "`alpha = 0.4`) or `.env` lines (`RECALL_ALPHA=0.4`); a name that is no setting is",
+        "an error naming the file (`recall.settings.files`).",
+        "",
     ]
     group = None
     for name, env, default, description in reference():

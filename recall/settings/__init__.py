@@ -15,6 +15,7 @@ each default comes from is in ``docs/design.md``.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterator, Mapping
 from typing import Any, Self
 
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from ..errors import ConfigError
 from ..jsonlimits import shown
 from .base import _Group
+from .files import SETTINGS_FILE_VARIABLE, file_values
 from .groups import GROUPS as _STAGE_GROUPS
 from .groups import (
     ContextSettings,
@@ -110,6 +112,7 @@ class Settings(BaseModel):
                 raise ConfigError(
                     f"unknown setting {shown(key)}; `recall settings` lists every setting"
                 )
+        _add_file(parts, set(groups))
         for g in GROUPS:
             if g.group in groups:
                 if parts[g.group]:
@@ -150,8 +153,8 @@ def reference() -> Iterator[tuple[str, str, str, str]]:
             yield f"{g.group}.{name}", env_name(g, name), shown, info.description or ""
 
 
-#: ``RECALL_*`` variables read outside the settings: the demo's folder.
-OTHER_VARIABLES = frozenset({"RECALL_DEMO_PATH"})
+#: ``RECALL_*`` variables read outside the settings: the demo's folder, the settings file.
+OTHER_VARIABLES = frozenset({"RECALL_DEMO_PATH", SETTINGS_FILE_VARIABLE})
 
 
 def unknown_variables(environ: Mapping[str, str]) -> list[tuple[str, str | None]]:
@@ -165,3 +168,27 @@ def unknown_variables(environ: Mapping[str, str]) -> list[tuple[str, str | None]
             close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
             out.append((name, close[0] if close else None))
     return out
+
+
+def _locate(group: str | None, key: str) -> tuple[str, str] | None:
+    """(group, field) of a name in a settings file: a field of ``group``'s table, a flat
+    name (``alpha``, ``server_port``) or a variable (``RECALL_ALPHA``); None for none."""
+    if group is not None:
+        fields = {g.group: g.model_fields for g in GROUPS}.get(group, {})
+        found = (group, key) if key in fields else None
+    elif key.upper().startswith("RECALL_"):
+        by_env = {env: name for name, env, _, _ in reference()}
+        dotted = by_env.get(key.upper())
+        found = None if dotted is None else (dotted.split(".")[0], dotted.split(".")[1])
+    else:
+        found = _FLAT.get(key)
+    return found
+
+
+def _add_file(parts: dict[str, dict[str, Any]], whole: set[str]) -> None:
+    """The settings file's values into ``parts``, under what was passed (a value there, a
+    group passed whole) and under the environment (a variable that is set)."""
+    by_group = {g.group: g for g in GROUPS}
+    for (group, name), value in file_values(os.environ, _locate).items():
+        if group not in whole and env_name(by_group[group], name) not in os.environ:
+            parts[group].setdefault(name, value)

@@ -1,3 +1,6 @@
+import re
+from pathlib import Path
+
 import pytest
 
 from recall import ConfigError, Settings
@@ -81,3 +84,45 @@ def test_every_field_is_documented_once() -> None:
     assert all(desc for *_, desc in rows)
     assert env_name(GROUPS[1], "alpha") == "RECALL_ALPHA"
     assert "RECALL_LLM_MODEL" in envs and "RECALL_PATH" in envs
+
+
+def test_a_settings_file_sits_under_the_environment_and_the_code(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    toml = tmp_path / "recall.toml"
+    toml.write_text("alpha = 0.4\nserver_port = 9003\n[retrieval]\ndefault_top_k = 3\n")
+    monkeypatch.setenv("RECALL_SETTINGS_FILE", str(toml))
+    s = Settings()
+    assert (s.retrieval.alpha, s.server.port, s.retrieval.default_top_k) == (0.4, 9003, 3)
+    monkeypatch.setenv("RECALL_ALPHA", "0.7")  # the environment over the file
+    assert Settings().retrieval.alpha == 0.7
+    assert Settings(alpha=0.1).retrieval.alpha == 0.1  # the code over both
+    assert Settings(alpha=0.1).replace(fusion="rrf").retrieval.default_top_k == 3
+    monkeypatch.delenv("RECALL_ALPHA")
+    dotenv = tmp_path / ".env"
+    dotenv.write_text('# ops\nRECALL_ALPHA=0.3\nexport RECALL_SERVER_PORT="9004"\n\n')
+    monkeypatch.setenv("RECALL_SETTINGS_FILE", str(dotenv))
+    assert (Settings().retrieval.alpha, Settings().server.port) == (0.3, 9004)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "says"),
+    [
+        ("a.toml", "alpah = 0.4\n", "unknown setting 'alpah'"),
+        ("a.toml", "[retrieval]\nport = 1\n", "unknown setting '[retrieval] port'"),
+        ("a.toml", "alpha = \n", "is not TOML"),
+        ("a.env", "RECALL_NO_SUCH=1\n", "unknown setting 'RECALL_NO_SUCH'"),
+        ("a.toml", "alpha = 2.0\n", "alpha"),
+    ],
+)
+def test_a_bad_settings_file_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, text: str, says: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    monkeypatch.setenv("RECALL_SETTINGS_FILE", str(path))
+    with pytest.raises(ConfigError, match=re.escape(says)):
+        Settings()
+    monkeypatch.setenv("RECALL_SETTINGS_FILE", str(tmp_path / "missing.toml"))
+    with pytest.raises(ConfigError, match="cannot read the settings file"):
+        Settings()
