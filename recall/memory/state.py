@@ -72,13 +72,6 @@ class StateMethods(MemoryCore):
         """The ids of the users that hold memory here."""
         return list(self._store.users())
 
-    def holds(self, user_id: str) -> bool:
-        """Whether ``user_id`` holds memory here (a record or an article, now or once and
-        not erased): what tells a mistyped user id from a user with nothing relevant."""
-        uid = require_user_id(user_id)
-        store = self._store
-        return store.version(uid) > 0 or bool(store.records(uid)) or bool(store.articles(uid))
-
     def record_counts(self) -> dict[str, dict[str, int]]:
         """Records per user and kind, in one read (what a listing of users needs, without
         :meth:`index_state`'s two reads per user)."""

@@ -55,6 +55,13 @@ class UserMethods(MemoryCore):
         if getattr(self, "_life", None) is not None:
             self._lifecycle().flush()
 
+    def holds(self, user_id: str) -> bool:
+        """Whether ``user_id`` holds memory here (a record or an article, now or once and
+        not erased): what tells a mistyped user id from a user with nothing relevant."""
+        uid = require_user_id(user_id)
+        store = self._store
+        return store.version(uid) > 0 or bool(store.records(uid)) or bool(store.articles(uid))
+
     def delete_user(self, user_id: str) -> UserDeletion:
         """Remove every record, article version, job, BM25 partition and vector of
         ``user_id``. Safe to repeat: a second call removes nothing (and says so).
@@ -81,11 +88,9 @@ class UserMethods(MemoryCore):
         ``InputError``) for a user this folder never held."""
         uid = require_user_id(user_id)
         self._settle()
-        records = self._store.records(uid)
-        articles = self._store.articles(uid)
-        if not records and not articles and self._store.version(uid) == 0:
+        if not self.holds(uid):
             raise UnknownUserError(f"user {uid!r} holds no memory here")
-        return export_lines(uid, records, articles)
+        return export_lines(uid, self._store.records(uid), self._store.articles(uid))
 
     def import_user(
         self, lines: str | bytes | Iterable[str | bytes], *, user_id: str | None = None

@@ -112,7 +112,8 @@ def build_app(
         await amem.warm_up()
         async with mcp.session_manager.run():
             if ready:  # the socket listens; uvicorn accepts right after the startup
-                print(ready_line(memory, conf, default_user), file=sys.stderr, flush=True)
+                line = ready_line(memory, conf, keys, default_user)
+                print(line, file=sys.stderr, flush=True)
             yield
 
     gate = Middleware(Gate, keys=keys, settings=conf, public=_PUBLIC)
@@ -200,10 +201,11 @@ def serve_http(
     uvicorn.Server(config).run(sockets=[sock])
 
 
-def ready_line(memory: Memory, conf: ServerSettings, default_user: str | None) -> str:
+def ready_line(
+    memory: Memory, conf: ServerSettings, keys: ApiKeys | None, default_user: str | None
+) -> str:
     """What the server prints when it accepts requests: where, which folder, how many API
-    keys, the pinned user (and a warning when that user holds no memory yet: a typo?)."""
-    keys = ApiKeys.from_settings(conf)
+    ``keys``, the pinned user (and a warning when that user holds no memory yet: a typo?)."""
     n = len(keys) if keys else 0
     line = (
         f"recall serve: ready at http://{conf.host}:{conf.port}, folder {memory.path}, "

@@ -161,7 +161,7 @@ def unknown_variables(environ: Mapping[str, str]) -> list[tuple[str, str | None]
     """The ``RECALL_*`` names in ``environ`` that nothing reads (a typo is otherwise
     ignored without a word), each with the known name closest to it, if any. Names under
     ``RECALL_TEST_`` are the test suite's own."""
-    known = {env for _, env, _, _ in reference()} | OTHER_VARIABLES
+    known = _BY_ENV.keys() | OTHER_VARIABLES
     out = []
     for name in sorted(environ):
         if name.startswith("RECALL_") and name not in known and not name.startswith("RECALL_TEST_"):
@@ -170,25 +170,24 @@ def unknown_variables(environ: Mapping[str, str]) -> list[tuple[str, str | None]
     return out
 
 
+#: Each setting's environment variable -> (group, field).
+_BY_ENV: dict[str, tuple[str, str]] = {
+    env_name(g, name): (g.group, name) for g in GROUPS for name in g.model_fields
+}
+
+
 def _locate(group: str | None, key: str) -> tuple[str, str] | None:
     """(group, field) of a name in a settings file: a field of ``group``'s table, a flat
     name (``alpha``, ``server_port``) or a variable (``RECALL_ALPHA``); None for none."""
     if group is not None:
-        fields = {g.group: g.model_fields for g in GROUPS}.get(group, {})
-        found = (group, key) if key in fields else None
-    elif key.upper().startswith("RECALL_"):
-        by_env = {env: name for name, env, _, _ in reference()}
-        dotted = by_env.get(key.upper())
-        found = None if dotted is None else (dotted.split(".")[0], dotted.split(".")[1])
-    else:
-        found = _FLAT.get(key)
-    return found
+        return (group, key) if (group, key) in _BY_ENV.values() else None
+    return _BY_ENV.get(key.upper()) if key.upper().startswith("RECALL_") else _FLAT.get(key)
 
 
 def _add_file(parts: dict[str, dict[str, Any]], whole: set[str]) -> None:
     """The settings file's values into ``parts``, under what was passed (a value there, a
     group passed whole) and under the environment (a variable that is set)."""
-    by_group = {g.group: g for g in GROUPS}
+    variable = {where: env for env, where in _BY_ENV.items()}
     for (group, name), value in file_values(os.environ, _locate).items():
-        if group not in whole and env_name(by_group[group], name) not in os.environ:
+        if group not in whole and variable[group, name] not in os.environ:
             parts[group].setdefault(name, value)
