@@ -6,6 +6,10 @@ BIN := $(VENV)/bin
 # build that lies on disk instead of pulling a CUDA build of several GB.
 TORCH := torch==2.13.0
 STAMP := $(VENV)/.installed
+# `make demo` needs only what a user's `pip install .` brings (no torch, no dev tools): a
+# stamp of its own, so a demo on a fresh clone installs in about a minute, and a later
+# `make test` adds the rest to the same venv.
+DEMO_STAMP := $(VENV)/.demo
 
 export ANONYMIZED_TELEMETRY := False
 export HF_HUB_OFFLINE := 1
@@ -25,6 +29,12 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+$(DEMO_STAMP): pyproject.toml
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	touch $(DEMO_STAMP)
+
 # The inspector's browser tests (tests/server/test_ui_browser.py) drive Debian's chromium,
 # headless; playwright (a dev dependency) talks to it and never downloads a browser of its
 # own. Installed here when missing on a Debian machine run as root (CI); elsewhere a note,
@@ -42,7 +52,8 @@ system-deps:
 		echo "note: no $(CHROMIUM), and no apt-get as root to install it: the browser tests will skip"; \
 	fi
 
-demo: $(STAMP)
+# The full install serves as well when it is already there (and up to date).
+demo: $(if $(wildcard $(STAMP)),$(STAMP),$(DEMO_STAMP))
 	$(BIN)/python -m recall.demo
 
 test: $(STAMP) system-deps

@@ -8,6 +8,7 @@ from ..bench.cli import bench
 from . import (
     context,
     corrections,
+    demo,
     index,
     memory,
     migrate,
@@ -27,6 +28,7 @@ __all__ = ["main"]
 _COMMAND_MODULES = (
     context,
     corrections,
+    demo,
     index,
     memory,
     migrate,

@@ -168,3 +168,19 @@ def test_a_hit_above_a_higher_score_says_why_in_the_cli_and_the_inspector() -> N
     assert moved_because(Hit(**fields)) == ""
     assert "↑ said after those below" in _hit_rows([moved])[0]
     assert "↑" not in _hit_rows([Hit(**fields)])[0]
+
+
+def test_demo_runs_the_sample_in_a_folder_of_its_own(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`recall demo` (what `make demo` runs): the sample ingested, a deep recall, the built
+    context, in a temporary folder it names; nothing written where it was run."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RECALL_DEMO_PATH", raising=False)
+    res = runner.invoke(main, ["demo"])
+    assert res.exit_code == 0, res.output
+    folder = Path(res.output.split("memory folder: ", 1)[1].split("\n", 1)[0])
+    assert folder.is_dir() and folder != tmp_path and tmp_path not in folder.parents
+    assert "deep_recall hits" in res.output and "built context:" in res.output
+    assert "Redis" in res.output.split("deep_recall hits", 1)[1]
+    assert list(tmp_path.iterdir()) == []
