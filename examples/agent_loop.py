@@ -90,7 +90,7 @@ def dry_run_model(messages: list[dict[str, Any]], _tools: list[dict[str, Any]]) 
         )
         return SimpleNamespace(content=None, tool_calls=[call])
     if last["role"] == "tool":
-        results = json.loads(last["content"]).get("results") or [{"text": "nothing found"}]
+        results = json.loads(last["content"]).get("hits") or [{"text": "nothing found"}]
         return _reply(f"From memory: {results[0]['text']}", "The user asked me to recall.")
     previous = [m["content"] for m in messages if m["role"] in ("user", "assistant")]
     if len(previous) >= 3 and recall.is_recall_proposal(previous[-2]):

@@ -20,6 +20,7 @@ from .errors import ConfigError, InputError, RecallError
 from .models import Hit, validation_message
 from .settings import RetrievalSettings, Settings
 from .tool_shapes import anthropic_tool, chat_tool, parse_call, responses_tool, tool_result
+from .tool_text import Lang, deep_recall_text
 from .triggers import wants_deep_recall
 
 __all__ = [
@@ -27,10 +28,12 @@ __all__ = [
     "DEEP_RECALL_TOOL_ANTHROPIC",
     "DEEP_RECALL_TOOL_RESPONSES",
     "DeepRecallArgs",
+    "Lang",
     "NOTHING_RELEVANT",
     "Search",
     "args_model",
     "bound_top_k",
+    "deep_recall_text",
     "deep_recall_tool",
     "handle_tool_call",
     "recall_content",
@@ -38,16 +41,6 @@ __all__ = [
 ]
 
 TOOL_NAME = "deep_recall"
-
-_DESCRIPTION = (
-    "Search the user's long-term memory (past conversation summaries and the evolving "
-    "profile) with hybrid keyword + semantic search. Call it only when the user explicitly "
-    "asks you to remember or think back (e.g. 'try to remember', 'do you remember', "
-    "'你仔细想想', '帮我回忆一下'), or when you have proposed to the user to take a moment to "
-    "dig into your shared history and the question matters. Do not call it for every turn. "
-    "/ 检索用户的长期记忆（过往对话摘要与动态档案），关键词与语义混合检索。仅在用户明确要求你回忆"
-    "（如“你仔细想想”“帮我回忆一下”）或你主动提议深入回忆且问题重要时调用；不要每轮都调用。"
-)
 
 
 def _environment_bounds() -> tuple[int, int, int]:
@@ -70,10 +63,7 @@ def _query(max_chars: int) -> Any:
     return Field(
         min_length=1,
         max_length=max_chars,
-        description=(
-            "What to look for, as a short question or keywords in the user's language. "
-            "/ 要回忆的内容：简短的问题或关键词，使用用户的语言。"
-        ),
+        description=deep_recall_text("query"),
     )
 
 
@@ -82,7 +72,7 @@ def _top_k(most: int, default: int) -> Any:
         min(default, most),
         ge=1,
         le=most,
-        description=f"How many memories to return (1-{most}). / 返回条数。",
+        description=deep_recall_text("top_k", most=most),
     )
 
 
@@ -98,28 +88,17 @@ class DeepRecallArgs(BaseModel):
     top_k: int = _top_k(*_BOUNDS[:2])
     depth: Literal["recent", "archive"] | None = Field(
         None,
-        description=(
-            "'recent': recent conversation summaries and the user's profile; 'archive': "
-            "also older, promoted conversations word for word. Leave it out for the default. "
-            "/ 'recent' 只查近期摘要与档案；'archive' 还查更早的对话原文。一般不填。"
-        ),
+        description=deep_recall_text("depth"),
     )
     since: str | None = Field(
         None,
         max_length=40,
-        description=(
-            "Only memories said on or after this ISO date (YYYY-MM-DD), when the user asks "
-            "about a time ('last week': the Monday of last week). Leave it out otherwise. "
-            "/ 只查这一天（YYYY-MM-DD）及以后说过的内容；用户问到某段时间时才填。"
-        ),
+        description=deep_recall_text("since"),
     )
     until: str | None = Field(
         None,
         max_length=40,
-        description=(
-            "Only memories said on or before this ISO date (YYYY-MM-DD), inclusive. "
-            "/ 只查这一天（含）及以前说过的内容。"
-        ),
+        description=deep_recall_text("until"),
     )
 
 
@@ -158,12 +137,14 @@ def bound_top_k(top_k: int, settings: Settings, *, given: bool = True) -> int:
     return most
 
 
-def _schema(args: type[DeepRecallArgs]) -> dict[str, Any]:
+def _schema(args: type[DeepRecallArgs], lang: Lang | None = None) -> dict[str, Any]:
     schema = args.model_json_schema()
     schema.pop("title", None)
     schema.pop("description", None)
-    for prop in schema["properties"].values():
+    for name, prop in schema["properties"].items():
         prop.pop("title", None)
+        if lang is not None:
+            prop["description"] = deep_recall_text(name, lang, most=prop.get("maximum", 0))
     schema["additionalProperties"] = False
     return schema
 
@@ -175,11 +156,15 @@ def deep_recall_tool(
     settings: Settings | None = None,
     *,
     api: Literal["chat", "responses", "anthropic"] = "chat",
+    lang: Lang | None = None,
 ) -> dict[str, Any]:
     """The deep_recall tool for ``api`` (Chat Completions, Responses, Anthropic Messages),
     ``top_k`` bounded by ``settings`` (``tools=[recall.tool.deep_recall_tool(mem.settings)]``);
-    without ``settings``, the environment's, as in :data:`DEEP_RECALL_TOOL`."""
-    return _SHAPES[api](TOOL_NAME, _DESCRIPTION, _schema(args_model(settings)))
+    without ``settings``, the environment's, as in :data:`DEEP_RECALL_TOOL`. Its words in
+    ``lang`` ("en", "zh"); without it, in both (English first), as in
+    :data:`DEEP_RECALL_TOOL`."""
+    schema = _schema(args_model(settings), lang)
+    return _SHAPES[api](TOOL_NAME, deep_recall_text("description", lang), schema)
 
 
 #: The tool in OpenAI Chat Completions "tools" format: ``tools=[recall.DEEP_RECALL_TOOL]``.
@@ -195,16 +180,17 @@ DEEP_RECALL_TOOL_ANTHROPIC: dict[str, Any] = deep_recall_tool(api="anthropic")
 NOTHING_RELEVANT = "nothing relevant found in memory; tell the user you do not remember"
 
 
-def recall_content(query: str, hits: Sequence[Hit], *, key: str = "results") -> dict[str, Any]:
+def recall_content(query: str, hits: Sequence[Hit]) -> dict[str, Any]:
     """What a model reads of deep_recall's ``hits``: each hit's id, text, kind, the date it
-    was said and its score (rounded), under ``key``; the note when there are none.
+    was said and its score (rounded), under ``"hits"`` (as REST answers); the note when
+    there are none.
 
     One shape for every face a model calls (:func:`handle_tool_call`, the MCP tool), so
     they cannot drift apart; the per-leg scores stay with REST and ``Memory.explain``.
     """
     content: dict[str, Any] = {
         "query": query,
-        key: [
+        "hits": [
             {
                 "id": h.id,
                 "text": h.text,

@@ -53,6 +53,19 @@ __all__ = ["serve"]
     help="warning (default $RECALL_SERVER_LOG_LEVEL, else warning); info: an access log "
     "line per HTTP request; debug: everything.",
 )
+@click.option(
+    "--tools",
+    type=click.Choice(["agent", "all"]),
+    default=None,
+    help="MCP tools advertised: agent (default $RECALL_SERVER_TOOLS, else agent): "
+    "deep_recall, remember, forget; all: also the profile, corrections and browsing tools.",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "zh"]),
+    default=None,
+    help="Language of the MCP tools' descriptions (default $RECALL_SERVER_LANG, else en).",
+)
 @path_option
 @url_option
 def serve(
@@ -63,6 +76,8 @@ def serve(
     keys_file: Path | None,
     workers: int,
     log_level: str | None,
+    tools: str | None,
+    lang: str | None,
     path: Path,
     chroma_url: str | None,
 ) -> None:
@@ -72,7 +87,8 @@ def serve(
 
     Without API keys the HTTP server answers loopback clients only, and refuses to bind
     another address. ``--workers N`` serves HTTP from N processes sharing the store and a
-    Chroma server.
+    Chroma server. MCP advertises three tools (``--tools all``: every one), described in
+    English (``--lang zh``: Chinese).
     """
     need_server_extra("serve")
     from ..memory import open as open_folder
@@ -89,6 +105,8 @@ def serve(
         ("server_port", port),
         ("server_api_keys_file", keys_file),
         ("server_log_level", log_level),
+        ("server_tools", tools),
+        ("server_lang", lang),
     ):
         if value:
             updates[name] = value

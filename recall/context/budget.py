@@ -260,13 +260,15 @@ def fit_recall_json(content: str, budget: int, count: Count) -> str:
         data = json.loads(content)
     except ValueError:
         return cut_to_tokens(content, budget, count)
-    results = data.get("results") if isinstance(data, dict) else None
+    # "hits"; "results" in a history kept from before the tool answered "hits".
+    key = "results" if isinstance(data, dict) and "hits" not in data else "hits"
+    results = data.get(key) if isinstance(data, dict) else None
     if not isinstance(results, list):
         return cut_to_tokens(content, budget, count)
     kept = list(results)
     while kept:
         kept.pop()
-        slim = {**data, "results": kept, "omitted": len(results) - len(kept)}
+        slim = {**data, key: kept, "omitted": len(results) - len(kept)}
         text = json.dumps(slim, ensure_ascii=False)
         if count(text) <= budget:
             return text

@@ -81,7 +81,7 @@ def build_app(
         tenant_slots=conf.tenant_concurrency,
         threads=conf.threads,
     )
-    mcp = build_mcp(amem, default_user=default_user, keys=keys)
+    mcp = build_mcp(amem, default_user=default_user, keys=keys, tools=conf.tools, lang=conf.lang)
     mcp_app = mcp.streamable_http_app(
         streamable_http_path="/mcp",
         stateless_http=True,
@@ -265,7 +265,8 @@ async def serve_loading(
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(warm)
-        await run(build_mcp(amem, default_user=default_user))
+        conf = amem.memory.settings.server
+        await run(build_mcp(amem, default_user=default_user, tools=conf.tools, lang=conf.lang))
         tg.cancel_scope.cancel()  # the host left: a load still running is not waited for
 
 

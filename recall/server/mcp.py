@@ -3,7 +3,10 @@
 Built on the official SDK's ``MCPServer``. Thirteen tools, each described so that the model
 knows when to call it, annotated for the host (read-only, destructive, idempotent:
 :mod:`.mcp_hints`) and taking ``user_id``: the five here, the corrections
-(:mod:`.mcp_corrections`) and the read-only views (:mod:`.mcp_browse`). Every answer is
+(:mod:`.mcp_corrections`) and the read-only views (:mod:`.mcp_browse`). A server advertises
+the ``agent`` set by default (deep_recall, remember, forget: every tool definition is in
+the model's prompt on every turn), or ``all``; in one language, English or Chinese
+(:mod:`.mcp_text`), each input schema strict-compatible. Every answer is
 one line of JSON; ``deep_recall``'s holds what ``Memory.handle_tool_call`` gives a model
 (:func:`recall.tool.recall_content`). One prompt, ``use_memory``, tells a model how to use
 the tools. Two read-only resources for operators, ``recall://stats`` and
@@ -11,72 +14,63 @@ the tools. Two read-only resources for operators, ``recall://stats`` and
 checked on every call (a tool answers an error the model can read; a resource read by a
 non-operator key is refused); over stdio the host that started the process is trusted.
 
-A server started for one user (``--user u1``, ``default_user``) serves that user only: the
-tools act on it when ``user_id`` is left out and refuse any other (a model talked into
-``user_id="victim"`` gets a tool error, not victim's memory), and the resources count that
-user alone.
+A server started for one user (``--user u1``, ``default_user``) serves that user only: its
+tools do not advertise ``user_id`` and act on that user; one sent anyway naming any other
+user is refused (a model talked into ``user_id="victim"`` gets a tool error, not victim's
+memory), and the resources count that user alone.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_REQUEST, CallToolResult
-from pydantic import Field
+from mcp_types import INVALID_REQUEST, CallToolResult, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field
 
 from .. import LongTerm, UpdateResult, __version__
 from ..errors import InputError, RecallError
 from ..memory import Memory
 from ..models import require_user_id
-from ..tool import DEEP_RECALL_TOOL, DeepRecallArgs, bound_top_k, recall_content
+from ..tool import DeepRecallArgs, Lang, bound_top_k, recall_content
 from .aio import AsyncMemory
 from .auth import ApiKeys, key_from_headers
-from .mcp_browse import add_browse_tools
-from .mcp_corrections import UserId, add_correction_tools
-from .mcp_hints import ADDS, ERASES, READS, add_use_memory_prompt, compact
+from .mcp_browse import browse_tools
+from .mcp_corrections import UserId, correction_tools
+from .mcp_hints import (
+    ADDS,
+    AGENT_TOOLS,
+    ERASES,
+    READS,
+    ToolSet,
+    add_use_memory_prompt,
+    compact,
+    instructions,
+)
+from .mcp_text import advertised, describe
 from .rest_browse import check_window
-from .schemas import CompactRecall, DeletedResponse, RelevantResponse, RememberBody
+from .schemas import CompactRecall, DeletedResponse, RelevantResponse
 
-__all__ = ["build_mcp", "folder_stats", "index_check"]
+__all__ = ["ChatMessage", "build_mcp", "folder_stats", "index_check"]
 
 _T = TypeVar("_T")
 _ARGS = DeepRecallArgs.model_fields
-_BODY = RememberBody.model_fields
 
-_INSTRUCTIONS = (
-    "recall is this user's long-term memory. Call get_relevant_memories at the start of a "
-    "turn for the profile and recent summaries; call deep_recall only when the user asks you "
-    "to remember, or agrees to your proposal to dig; call remember when the conversation "
-    "settles something worth keeping; forget only when the user asks, after confirming. The "
-    "use_memory prompt says more."
-)
-_REMEMBER = (
-    "Store what the conversation established in the user's memory, as a short-term summary "
-    "(older ones are promoted into the long-term profile automatically). Call it when a "
-    "decision, a preference or a fact about the user is settled, or at the end of a session. "
-    "Pass either summary (stored as written) or messages (chat messages to summarize)."
-)
-_RELEVANT = (
-    "The user's memory block for the prompt: the long-term profile (Bedrock, Evolutionary, "
-    "Dynamic) and the recent summaries most relevant to the current turn, within a token "
-    "budget. Cheap: call it once at the start of a turn. It does not search the archive; "
-    "use deep_recall for that, and only when the user asks you to remember."
-)
-_FORGET = (
-    "Delete records from the user's memory by id (the ids deep_recall returns). Call it "
-    "only when the user asks you to forget something specific."
-)
-_LONG_TERM = (
-    "Read the user's long-term article: Bedrock (stable facts), Evolutionary (how things "
-    "changed), Dynamic (the current state). Leave version out for the newest."
-)
+
+class ChatMessage(BaseModel):
+    """One chat message for ``remember``: who said it and what (strict: nothing else)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant", "system", "tool"]
+    content: str
 
 
 def folder_stats(memory: Memory, only: str | None = None) -> dict[str, Any]:
@@ -170,28 +164,30 @@ class _Tools:
         call = self.amem.deep_recall(
             query, user_id=uid, top_k=top_k, depth=depth, since=since, until=until
         )
-        # What handle_tool_call gives a model, under "hits" as this tool always answered.
-        return compact(recall_content(query, await self.answer(call), key="hits"))
+        # What handle_tool_call gives a model, under "hits" as REST answers.
+        return compact(recall_content(query, await self.answer(call)))
 
     async def remember(
         self,
         ctx: Context,
         user_id: UserId = None,
-        summary: Annotated[str | None, _BODY["summary"]] = None,
-        messages: Annotated[list[dict[str, Any]] | None, _BODY["messages"]] = None,
+        summary: Annotated[str | None, Field(None, min_length=1)] = None,
+        messages: Annotated[list[ChatMessage] | None, Field(None, min_length=1)] = None,
     ) -> Annotated[CallToolResult, UpdateResult]:
         uid = self.user(ctx, user_id)
         if (summary is None) == (messages is None):
             raise ToolError("send exactly one of summary and messages")
-        states: str | list[dict[str, Any]] = summary if summary is not None else messages or []
+        states: str | list[dict[str, Any]] = (
+            summary if summary is not None else [m.model_dump() for m in messages or ()]
+        )
         return compact(await self.answer(self.amem.update_memory(states, user_id=uid)))
 
     async def get_relevant_memories(
         self,
-        user_input: Annotated[str, Field(min_length=1, description="The user's current turn.")],
+        user_input: Annotated[str, Field(min_length=1)],
         ctx: Context,
         user_id: UserId = None,
-        max_tokens: Annotated[int | None, Field(None, ge=0, description="Token room.")] = None,
+        max_tokens: Annotated[int | None, Field(None, ge=0)] = None,
     ) -> Annotated[CallToolResult, RelevantResponse]:
         uid = self.user(ctx, user_id)
         call = self.amem.get_relevant_memories(user_input, user_id=uid, max_tokens=max_tokens)
@@ -199,7 +195,7 @@ class _Tools:
 
     async def forget(
         self,
-        ids: Annotated[list[str], Field(min_length=1, description="Record ids to delete.")],
+        ids: Annotated[list[str], Field(min_length=1)],
         ctx: Context,
         user_id: UserId = None,
     ) -> Annotated[CallToolResult, DeletedResponse]:
@@ -211,7 +207,7 @@ class _Tools:
         self,
         ctx: Context,
         user_id: UserId = None,
-        version: Annotated[int | None, Field(None, ge=0, description="A past version.")] = None,
+        version: Annotated[int | None, Field(None, ge=0)] = None,
     ) -> Annotated[CallToolResult, LongTerm]:
         uid = self.user(ctx, user_id)
         return compact(await self.answer(self.amem.long_term(uid, version)))
@@ -238,27 +234,46 @@ class _Tools:
 
 
 def build_mcp(
-    amem: AsyncMemory, *, default_user: str | None = None, keys: ApiKeys | None = None
+    amem: AsyncMemory,
+    *,
+    default_user: str | None = None,
+    keys: ApiKeys | None = None,
+    tools: ToolSet = "agent",
+    lang: Lang = "en",
 ) -> MCPServer[Any]:
-    """The MCP server over ``amem``: tools, resources, and the tenant checks of ``keys``."""
+    """The MCP server over ``amem``: the ``tools`` set described in ``lang``, the
+    resources, and the tenant checks of ``keys``; pinned to ``default_user`` when given."""
+    checks = _Tools(amem, default_user, keys)
+    every: list[tuple[Callable[..., Any], ToolAnnotations]] = [
+        (checks.deep_recall, READS),
+        (checks.remember, ADDS),
+        (checks.get_relevant_memories, READS),
+        (checks.forget, ERASES),
+        (checks.long_term, READS),
+        *correction_tools(checks),  # forget_fact, edit_fact, rollback
+        *browse_tools(checks),  # browse_records, article_versions, article_diff, ...
+    ]
+    served = []
+    for fn, hints in every:
+        name = fn.__name__
+        if tools == "agent" and name not in AGENT_TOOLS:
+            continue
+        tool = Tool.from_function(
+            fn, name=name, description=describe(name, lang), annotations=hints
+        )
+        # The signature keeps user_id (one sent anyway is checked); the schema says the pin.
+        tool.parameters = advertised(tool.parameters, name, lang, pinned=default_user is not None)
+        served.append(tool)
     server: MCPServer[Any] = MCPServer(
-        "recall", instructions=_INSTRUCTIONS, version=__version__, log_level="WARNING"
+        "recall",
+        instructions=instructions(tools, lang),
+        version=__version__,
+        log_level="WARNING",
+        tools=served,
     )
-    tools = _Tools(amem, default_user, keys)
-    described = (
-        (tools.deep_recall, DEEP_RECALL_TOOL["function"]["description"], READS),
-        (tools.remember, _REMEMBER, ADDS),
-        (tools.get_relevant_memories, _RELEVANT, READS),
-        (tools.forget, _FORGET, ERASES),
-        (tools.long_term, _LONG_TERM, READS),
-    )
-    for fn, description, hints in described:
-        server.add_tool(fn, name=fn.__name__, description=description, annotations=hints)
-    add_correction_tools(server, tools)  # forget_fact, edit_fact, rollback
-    add_browse_tools(server, tools)  # browse_records, article_versions, article_diff, ...
-    add_use_memory_prompt(server)
-    for read in (tools.stats, tools.check):
+    add_use_memory_prompt(server, tools, lang)
+    for read in (checks.stats, checks.check):
         uri = f"recall://{read.__name__}"
         server.resource(uri, name=read.__name__, mime_type="application/json")(read)
-    server.middleware.append(tools.operators_only)
+    server.middleware.append(checks.operators_only)
     return server

@@ -5,17 +5,18 @@ as REST's :mod:`.rest_browse` serves them.
 Each takes ``user_id`` and passes the same checks as the other tools of
 :mod:`recall.server.mcp` (the API key's tenant over HTTP, the ``--user`` pin); bad input
 and a library error come back as a tool error the model can read. Each answers compact
-JSON (:func:`~recall.server.mcp_hints.compact`) and is annotated read-only.
+JSON (:func:`~recall.server.mcp_hints.compact`) and is annotated read-only. What a
+model reads of them, in the server's language, is in :mod:`.mcp_text`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult
+from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from ..errors import RecallError
@@ -27,34 +28,9 @@ from .mcp_hints import READS, compact
 from .rest_browse import check_window
 from .schemas import ArticleVersions
 
-__all__ = ["BrowseTools", "add_browse_tools"]
+__all__ = ["BrowseTools", "browse_tools"]
 
 _ARGS = DeepRecallArgs.model_fields
-
-_BROWSE = (
-    "List the user's stored memory records, newest said first, a page at a time: "
-    "conversation summaries, archived conversations, raw turns, notes. Call it when the user "
-    "asks what you remember about them or wants to review or clean up their memory; filter "
-    "by kinds and by date (since/until, ISO dates). For the next page pass next_offset as "
-    "offset. To answer a question from memory, use deep_recall instead."
-)
-_VERSIONS = (
-    "List the versions of the user's long-term article (profile), newest first, with when "
-    "each was written. Call it before article_diff or rollback, or when the user asks how "
-    "their profile changed."
-)
-_DIFF = (
-    "Show what changed in the user's long-term article between two versions, per chapter "
-    "(Bedrock, Evolutionary, Dynamic), as unified-diff lines. Leave new out for the newest. "
-    "Call it to check a correction (after forget_fact, edit_fact or rollback) or when the "
-    "user asks what changed."
-)
-_EXPLAIN = (
-    "Explain a deep_recall: the same hits with each search leg's scores and ranks, and the "
-    "memories the relevance floor removed. Call it only when the user asks why something "
-    "was or was not recalled; to answer from memory, use deep_recall."
-)
-_PROFILE = "What is true of the user now (home, employer, gym...) and what each replaced."
 
 
 class BrowseTools:
@@ -73,20 +49,11 @@ class BrowseTools:
         self,
         ctx: Context,
         user_id: UserId = None,
-        kinds: Annotated[
-            list[str] | None, Field(None, min_length=1, description="Only these kinds.")
-        ] = None,
-        since: Annotated[str | None, Field(None, max_length=40, description="ISO date.")] = None,
-        until: Annotated[
-            str | None,
-            Field(
-                None,
-                max_length=40,
-                description="ISO date (its whole day kept) or date-time (exclusive).",
-            ),
-        ] = None,
-        offset: Annotated[int, Field(ge=0, description="Records to skip.")] = 0,
-        limit: Annotated[int, Field(ge=1, le=MAX_PAGE, description="Page size.")] = 20,
+        kinds: Annotated[list[str] | None, Field(None, min_length=1)] = None,
+        since: Annotated[str | None, Field(None, max_length=40)] = None,
+        until: Annotated[str | None, Field(None, max_length=40)] = None,
+        offset: Annotated[int, Field(ge=0)] = 0,
+        limit: Annotated[int, Field(ge=1, le=MAX_PAGE)] = 20,
     ) -> Annotated[CallToolResult, RecordPage]:
         uid = self.checks.user(ctx, user_id)
         self._window(since, until)
@@ -103,12 +70,10 @@ class BrowseTools:
 
     async def article_diff(
         self,
-        old: Annotated[int, Field(ge=1, description="The version to compare from.")],
+        old: Annotated[int, Field(ge=1)],
         ctx: Context,
         user_id: UserId = None,
-        new: Annotated[
-            int | None, Field(None, ge=1, description="The version to compare to (newest).")
-        ] = None,
+        new: Annotated[int | None, Field(None, ge=1)] = None,
     ) -> Annotated[CallToolResult, ArticleDiff]:
         uid = self.checks.user(ctx, user_id)
         return compact(await self.checks.answer(self.checks.amem.article_diff(uid, old, new)))
@@ -140,15 +105,15 @@ class BrowseTools:
         return compact(await self.checks.answer(self.checks.amem.profile(uid)))
 
 
-def add_browse_tools(server: MCPServer[Any], checks: Checks) -> None:
-    """Add ``browse_records``, ``article_versions``, ``article_diff``, ``explain_recall``
-    and ``profile`` to ``server``, each annotated read-only."""
+def browse_tools(checks: Checks) -> list[tuple[Callable[..., Any], ToolAnnotations]]:
+    """``browse_records``, ``article_versions``, ``article_diff``, ``explain_recall`` and
+    ``profile`` over ``checks``, each annotated read-only (described by :mod:`.mcp_text`)."""
     tools = BrowseTools(checks)
-    for fn, description in (
-        (tools.browse_records, _BROWSE),
-        (tools.article_versions, _VERSIONS),
-        (tools.article_diff, _DIFF),
-        (tools.explain_recall, _EXPLAIN),
-        (tools.profile, _PROFILE),
-    ):
-        server.add_tool(fn, name=fn.__name__, description=description, annotations=READS)
+    fns = (
+        tools.browse_records,
+        tools.article_versions,
+        tools.article_diff,
+        tools.explain_recall,
+        tools.profile,
+    )
+    return [(fn, READS) for fn in fns]

@@ -9,12 +9,11 @@ error comes back as a tool error the model can read, and an answer as compact JS
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Protocol, TypeVar
 
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
-from mcp_types import CallToolResult
+from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from .. import LongTerm
@@ -22,27 +21,12 @@ from ..memory.forget import MIN_FACT_CHARS, Forgotten
 from .aio import AsyncMemory
 from .mcp_hints import ERASES, REWRITES, compact
 
-__all__ = ["Checks", "CorrectionTools", "UserId", "add_correction_tools"]
+__all__ = ["Checks", "CorrectionTools", "UserId", "correction_tools"]
 
 _T = TypeVar("_T")
 
-_FORGET_FACT = (
-    "Forget a fact everywhere in the user's memory: every summary, archived record, raw "
-    "turn and note holding these words loses the sentences that contain them, and the "
-    "long-term article (all its versions) too. Call it only when the user asks you to "
-    "forget something; pass the fact's distinctive words (a name, a number, a phrase)."
-)
-_EDIT_FACT = (
-    "Correct the user's long-term article: replace old (exact text of the article, read it "
-    "with long_term) with new, as a new version. Call it when the user corrects a fact."
-)
-_ROLLBACK = (
-    "Restore a past version of the user's long-term article (long_term shows versions), "
-    "written as a new version so it can be undone. Call it only when the user asks."
-)
-_USER = "Whose memory. A server started with --user serves that user only: leave it out there."
 #: The ``user_id`` argument of every tool.
-UserId = Annotated[str | None, Field(None, description=_USER)]
+UserId = Annotated[str | None, Field(None)]
 
 
 class Checks(Protocol):
@@ -64,7 +48,7 @@ class CorrectionTools:
 
     async def forget_fact(
         self,
-        text: Annotated[str, Field(min_length=MIN_FACT_CHARS, description="The fact's words.")],
+        text: Annotated[str, Field(min_length=MIN_FACT_CHARS)],
         ctx: Context,
         user_id: UserId = None,
     ) -> Annotated[CallToolResult, Forgotten]:
@@ -74,8 +58,8 @@ class CorrectionTools:
 
     async def edit_fact(
         self,
-        old: Annotated[str, Field(min_length=1, description="Exact text of the article.")],
-        new: Annotated[str, Field(description="The replacement text.")],
+        old: Annotated[str, Field(min_length=1)],
+        new: str,
         ctx: Context,
         user_id: UserId = None,
     ) -> Annotated[CallToolResult, LongTerm]:
@@ -86,7 +70,7 @@ class CorrectionTools:
 
     async def rollback(
         self,
-        version: Annotated[int, Field(ge=0, description="The version to restore.")],
+        version: Annotated[int, Field(ge=0)],
         ctx: Context,
         user_id: UserId = None,
     ) -> Annotated[CallToolResult, LongTerm]:
@@ -96,12 +80,9 @@ class CorrectionTools:
         return compact(await self.checks.answer(call))
 
 
-def add_correction_tools(server: MCPServer[Any], checks: Checks) -> None:
-    """Add ``forget_fact``, ``edit_fact`` and ``rollback`` to ``server``."""
+def correction_tools(checks: Checks) -> list[tuple[Callable[..., Any], ToolAnnotations]]:
+    """``forget_fact``, ``edit_fact`` and ``rollback`` over ``checks``, with their
+    annotations (described by :mod:`.mcp_text`)."""
     tools = CorrectionTools(checks)
     # forget_fact finds nothing the second time; each edit or rollback writes a new version.
-    server.add_tool(
-        tools.forget_fact, name="forget_fact", description=_FORGET_FACT, annotations=ERASES
-    )
-    server.add_tool(tools.edit_fact, name="edit_fact", description=_EDIT_FACT, annotations=REWRITES)
-    server.add_tool(tools.rollback, name="rollback", description=_ROLLBACK, annotations=REWRITES)
+    return [(tools.forget_fact, ERASES), (tools.edit_fact, REWRITES), (tools.rollback, REWRITES)]

@@ -75,6 +75,20 @@ class ServerSettings(_Group):
         description="Open connections at most; past it a new one is answered HTTP 503 and "
         "closed at once.",
     )
+    tools: Literal["agent", "all"] = Field(
+        "agent",
+        description="The MCP tools `recall serve` advertises: 'agent' deep_recall, remember "
+        "and forget (what an agent needs each turn, the fewest tokens in its prompt); 'all' "
+        "also get_relevant_memories, long_term, the corrections (forget_fact, edit_fact, "
+        "rollback) and the read-only views (browse_records, article_versions, article_diff, "
+        "explain_recall, profile).",
+    )
+    lang: Literal["en", "zh"] = Field(
+        "en",
+        description="The language of the MCP tools' descriptions, their arguments', the "
+        "server's instructions and the use_memory prompt: 'en' English, 'zh' Chinese (one "
+        "language, not both: each costs tokens in the model's prompt).",
+    )
     log_level: Literal["warning", "info", "debug"] = Field(
         "warning",
         description="What `recall serve` logs to stderr: warnings and errors; 'info' adds "

@@ -152,7 +152,7 @@ def test_agent_loop_against_an_openai_compatible_server(
     assert tail[0] == {"role": "user", "content": "try to remember the cache"}
     assert tail[1]["tool_calls"][0]["id"] == "call_1"
     result = json.loads(tail[2]["content"])
-    assert tail[2]["tool_call_id"] == "call_1" and "Redis" in result["results"][0]["text"]
+    assert tail[2]["tool_call_id"] == "call_1" and "Redis" in result["hits"][0]["text"]
 
 
 def test_agent_loop_dry_run(mem: recall.Memory) -> None:

@@ -202,7 +202,7 @@ def test_continuing_a_turn_after_tool_results() -> None:
     b = ContextBuilder()
     with pytest.raises(InputError, match="no result yet"):
         b.build(session=s, soul=SOUL, user_input=None)
-    s.add_tool_result("r1", json.dumps({"query": "cache choice", "results": []}))
+    s.add_tool_result("r1", json.dumps({"query": "cache choice", "hits": []}))
     built = b.build(session=s, soul=SOUL, user_input=None)
     assert built.messages[-1]["role"] == "tool" and built.report.sections["user"] == 0
     s.add_assistant("Nothing found.")

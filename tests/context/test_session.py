@@ -75,19 +75,21 @@ def test_parallel_calls_join_one_assistant_message() -> None:
     assert s.tokens == sum(s.message_tokens)
 
 
-def test_deep_recall_result_is_fitted_to_the_recall_budget() -> None:
+# "results": a history kept from before the tool answered "hits" is fitted the same way.
+@pytest.mark.parametrize("key", ["hits", "results"])
+def test_deep_recall_result_is_fitted_to_the_recall_budget(key: str) -> None:
     s = Session(settings=Settings(recall_budget_tokens=120), auto_compact=False)
     s.add_user("try to remember the cache decision")
     s.add_tool_use("deep_recall", {"query": "cache"}, "r1")
     results = [
         {"id": str(i), "text": f"memory number {i} " * 8, "score": 1 - i / 10} for i in range(10)
     ]
-    s.add_tool_result("r1", json.dumps({"query": "cache", "results": results}))
+    s.add_tool_result("r1", json.dumps({"query": "cache", key: results}))
     content = s.messages[-1]["content"]
     data = json.loads(content)  # still valid JSON: whole hits dropped, worst first
     assert count_tokens(content) <= 120
-    assert data["results"] == results[: len(data["results"])]
-    assert data["omitted"] == 10 - len(data["results"]) > 0
+    assert data[key] == results[: len(data[key])]
+    assert data["omitted"] == 10 - len(data[key]) > 0
 
 
 def test_usage_levels_rounds_and_bar() -> None:

@@ -79,7 +79,7 @@ def test_deep_recall_returns_nothing_for_what_memory_does_not_hold(
             "function": {"name": "deep_recall", "arguments": '{"query": "launch codes"}'},
         }
         content = json.loads(mem.handle_tool_call(call, user_id="u1")["content"])
-        assert content["results"] == [] and "nothing relevant" in content["note"]
+        assert content["hits"] == [] and "nothing relevant" in content["note"]
 
 
 @pytest.mark.real_model

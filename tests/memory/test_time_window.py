@@ -128,7 +128,7 @@ def test_tool_call_takes_iso_dates(filled: recall.Memory) -> None:
         },
     }
     content = json.loads(filled.handle_tool_call(call, user_id="u1")["content"])
-    assert [(r["id"], r["date"]) for r in content["results"]] == [("memcached", "2026-03-10")]
+    assert [(r["id"], r["date"]) for r in content["hits"]] == [("memcached", "2026-03-10")]
     call["function"]["arguments"] = json.dumps({"query": "cache", "since": "March"})
     content = json.loads(filled.handle_tool_call(call, user_id="u1")["content"])
     assert "ISO 8601" in content["error"]
@@ -147,7 +147,7 @@ def test_rest_recall_window(filled: recall.Memory) -> None:
 
 def test_mcp_deep_recall_window(filled: recall.Memory) -> None:
     async def run() -> dict[str, Any]:
-        async with Client(build_mcp(AsyncMemory(filled), default_user="u1")) as client:
+        async with Client(build_mcp(AsyncMemory(filled), default_user="u1", tools="all")) as client:
             result = await client.call_tool(
                 "deep_recall", {"query": "session cache", "since": "2026-03-01"}
             )

@@ -68,7 +68,7 @@ def test_mcp_tools_forget_edit_rollback_and_the_pin(mem: recall.Memory) -> None:
     fill(mem, "u2")
 
     async def run() -> None:
-        async with Client(build_mcp(AsyncMemory(mem), default_user="u1")) as client:
+        async with Client(build_mcp(AsyncMemory(mem), default_user="u1", tools="all")) as client:
             names = {t.name for t in (await client.list_tools()).tools}
             assert {"forget_fact", "edit_fact", "rollback", "forget"} <= names
             before = mem.long_term("u1").version
@@ -101,7 +101,8 @@ def test_mcp_tools_forget_edit_rollback_and_the_pin(mem: recall.Memory) -> None:
 @asynccontextmanager
 async def _client(mem: recall.Memory) -> AsyncIterator[httpx.AsyncClient]:
     keys = ApiKeys([(KEY, "acme"), (BETA, "beta")])
-    app = build_app(mem, keys=keys)
+    every = mem.settings.server.model_copy(update={"tools": "all"})  # forget_fact over MCP
+    app = build_app(mem, keys=keys, settings=every)
     transport = httpx.ASGITransport(app=app)
     async with (
         app.router.lifespan_context(app),  # MCP's session manager runs in it

@@ -270,7 +270,7 @@ def test_a_pinned_server_serves_its_user_only_in_process(mem: recall.Memory) -> 
     mem.add("u1 drinks tea.", user_id="u1")
 
     async def main() -> None:
-        async with Client(build_mcp(AsyncMemory(mem), default_user="u1")) as client:
+        async with Client(build_mcp(AsyncMemory(mem), default_user="u1", tools="all")) as client:
             for tool, args in (
                 ("deep_recall", {"query": "PIN"}),
                 ("get_relevant_memories", {"user_input": "PIN"}),
@@ -287,7 +287,9 @@ def test_a_pinned_server_serves_its_user_only_in_process(mem: recall.Memory) -> 
             assert stats["users"] == 1 and stats["records"] == 1 and "path" not in stats
             check = json.loads(await _resource(client, "recall://check"))
             assert [u["user_id"] for u in check["users"]] == ["u1"]
-        async with Client(build_mcp(AsyncMemory(mem))) as client:  # not pinned: the folder
+        async with Client(
+            build_mcp(AsyncMemory(mem), tools="all")
+        ) as client:  # not pinned: the folder
             stats = json.loads(await _resource(client, "recall://stats"))
             assert stats["users"] == 2 and "path" not in stats
             assert str(mem.path) not in json.dumps(stats)

@@ -88,13 +88,13 @@ async def _resource(client: Client, uri: str) -> str:
 
 def test_in_process_tools_and_resources(mem: recall.Memory) -> None:
     async def main() -> None:
-        async with Client(build_mcp(AsyncMemory(mem), default_user="u1")) as client:
+        async with Client(build_mcp(AsyncMemory(mem), default_user="u1", tools="all")) as client:
             await _exercise(client, {})
             stats = json.loads(await _resource(client, "recall://stats"))
             assert stats["users"] == 1
             check = json.loads(await _resource(client, "recall://check"))
             assert check["users"][0]["user_id"] == "u1" and not check["users"][0]["lagging"]
-        async with Client(build_mcp(AsyncMemory(mem))) as client:  # no default user
+        async with Client(build_mcp(AsyncMemory(mem), tools="all")) as client:  # no default user
             error = _error(await client.call_tool("long_term", {}))
             assert "user_id is required" in error
             error = _error(await client.call_tool("long_term", {"user_id": " "}))
@@ -126,7 +126,7 @@ def _serve(folder: Path, *args: str) -> list[str]:
 def test_stdio_server_subprocess(tmp_path: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
-        args=_serve(tmp_path / "memory", "--user", "u1"),
+        args=_serve(tmp_path / "memory", "--user", "u1", "--tools", "all"),
         env=recall_env(tmp_path),
     )
 
@@ -153,7 +153,7 @@ def http_server(tmp_path: Path) -> Iterator[str]:
     keys = tmp_path / "keys"
     keys.write_text("acme-key-0123456789 acme\nop-key-0123456789012 *\n")
     port = _free_port()
-    args = _serve(tmp_path / "memory", "--transport", "http", "--port", str(port))
+    args = _serve(tmp_path / "memory", "--transport", "http", "--port", str(port), "--tools", "all")
     log = tmp_path / "serve.log"
     with log.open("wb") as err:
         proc = subprocess.Popen(

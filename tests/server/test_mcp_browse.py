@@ -72,7 +72,7 @@ def test_a_client_browses_forgets_a_fact_and_reads_the_versions_and_diffs(
     stored = {r.id for r in mem.records("u1")}
 
     async def run() -> None:
-        async with Client(build_mcp(AsyncMemory(mem), default_user="u1")) as client:
+        async with Client(build_mcp(AsyncMemory(mem), default_user="u1", tools="all")) as client:
             seen: list[str] = []
             offset: int | None = 0
             while offset is not None:
@@ -133,7 +133,7 @@ def test_a_client_browses_forgets_a_fact_and_reads_the_versions_and_diffs(
 
 def test_every_tool_is_annotated_and_the_prompt_is_served(mem: recall.Memory) -> None:
     async def run() -> None:
-        async with Client(build_mcp(AsyncMemory(mem), default_user="u1")) as client:
+        async with Client(build_mcp(AsyncMemory(mem), default_user="u1", tools="all")) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             assert READ_ONLY | DESTRUCTIVE | {"remember"} == set(tools)
             for name, tool in tools.items():
@@ -177,16 +177,16 @@ def test_mcp_deep_recall_is_as_compact_as_handle_tool_call(mem: recall.Memory) -
     call = {"id": "c1", "type": "function",
             "function": {"name": "deep_recall", "arguments": json.dumps(args)}}  # fmt: skip
     content = mem.handle_tool_call(call, user_id="u1")["content"]
-    results = json.loads(content)["results"]
+    results = json.loads(content)["hits"]
     assert len(results) == 8
 
     async def run() -> Any:
-        async with Client(build_mcp(AsyncMemory(mem), default_user="u1")) as client:
+        async with Client(build_mcp(AsyncMemory(mem), default_user="u1", tools="all")) as client:
             return await client.call_tool("deep_recall", args)
 
     result = anyio.run(run)
     out = _ok(result)
-    assert out["hits"] == results  # the same hits, each with the same fields
+    assert out == json.loads(content)  # one shape: the same hits, each with the same fields
     tokens = recall.count_tokens(content)
     for text in (result.content[0].text, json.dumps(out, ensure_ascii=False)):
         assert abs(recall.count_tokens(text) - tokens) <= 0.1 * tokens, (tokens, text)
@@ -206,7 +206,7 @@ def test_profile_answers_the_librarys_profile_and_keeps_the_pin(mem: recall.Memo
     assert expected.facts, "the user's own words set no attribute"
 
     async def run() -> None:
-        async with Client(build_mcp(AsyncMemory(mem), default_user="u1")) as client:
+        async with Client(build_mcp(AsyncMemory(mem), default_user="u1", tools="all")) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             description = tools["profile"].description or ""
             assert description.count(". ") == 0 and len(description) < 120  # one short sentence
@@ -218,7 +218,9 @@ def test_profile_answers_the_librarys_profile_and_keeps_the_pin(mem: recall.Memo
             assert same == got
             denied = _error(await client.call_tool("profile", {"user_id": "u2"}))
             assert "serves user 'u1' only" in denied and "Oslo" not in denied
-        async with Client(build_mcp(AsyncMemory(mem))) as client:  # not pinned: any user
+        async with Client(
+            build_mcp(AsyncMemory(mem), tools="all")
+        ) as client:  # not pinned: any user
             other = _ok(await client.call_tool("profile", {"user_id": "u2"}))
             assert other == mem.profile("u2").model_dump(mode="json")
             empty = _ok(await client.call_tool("profile", {"user_id": "nobody"}))
@@ -231,7 +233,8 @@ def test_profile_answers_the_librarys_profile_and_keeps_the_pin(mem: recall.Memo
 @asynccontextmanager
 async def _http_client(mem: recall.Memory, key: str) -> AsyncIterator[Client]:
     """The official client over streamable HTTP to the app in process, with ``key``."""
-    app = build_app(mem, keys=ApiKeys([("acme-key-0123456789", "acme")]))
+    every = mem.settings.server.model_copy(update={"tools": "all"})
+    app = build_app(mem, keys=ApiKeys([("acme-key-0123456789", "acme")]), settings=every)
     transport = httpx2.ASGITransport(app=app)
     headers = {"authorization": f"Bearer {key}"}
     async with (

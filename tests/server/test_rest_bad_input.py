@@ -130,7 +130,7 @@ def test_stored_deep_metadata_still_reads(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
 
     async def over_mcp() -> None:
-        async with Client(build_mcp(AsyncMemory(mem), default_user="u1")) as client:
+        async with Client(build_mcp(AsyncMemory(mem), default_user="u1", tools="all")) as client:
             result = await client.call_tool("deep_recall", {"query": "planted heron"})
             assert not result.is_error, result.content
             assert "deep" in [h["id"] for h in result.structured_content["hits"]]

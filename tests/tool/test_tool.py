@@ -34,7 +34,7 @@ def test_handle_dict_tool_call(mem: recall.Memory) -> None:
     msg = mem.handle_tool_call(call('{"query": "cache choice", "top_k": 2}'), user_id="u1")
     assert msg["role"] == "tool" and msg["tool_call_id"] == "call_1"
     content = json.loads(msg["content"])
-    assert content["results"][0]["id"] == a and content["query"] == "cache choice"
+    assert content["hits"][0]["id"] == a and content["query"] == "cache choice"
 
 
 def test_handle_openai_object(mem: recall.Memory) -> None:
@@ -46,7 +46,7 @@ def test_handle_openai_object(mem: recall.Memory) -> None:
     )
     msg = mem.handle_tool_call(obj, user_id="u1")
     assert msg["tool_call_id"] == "call_9"
-    assert "北京" in json.loads(msg["content"])["results"][0]["text"]
+    assert "北京" in json.loads(msg["content"])["hits"][0]["text"]
 
 
 @pytest.mark.parametrize(

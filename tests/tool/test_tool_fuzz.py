@@ -54,7 +54,7 @@ def test_hostile_arguments_come_back_as_an_error_message(arguments: object) -> N
     message = handle_tool_call(_search, _call(arguments))
     body = json.loads(str(message["content"]))
     assert message["role"] == "tool" and message["tool_call_id"] == "c1"
-    assert "error" in body or body.get("results") == []
+    assert "error" in body or body.get("hits") == []
 
 
 @settings(max_examples=150, deadline=None)

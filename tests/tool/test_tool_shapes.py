@@ -49,7 +49,7 @@ def test_chat_completions_call_from_the_openai_sdk(remembered: recall.Memory) ->
     result = remembered.handle_tool_call(call, user_id="u1")
     assert set(result) == {"role", "tool_call_id", "content"}
     assert (result["role"], result["tool_call_id"]) == ("tool", "call_1")
-    assert [h["id"] for h in _content(result, "content")["results"]] == ["redis"]
+    assert [h["id"] for h in _content(result, "content")["hits"]] == ["redis"]
 
 
 def test_responses_function_call_item_from_the_openai_sdk(remembered: recall.Memory) -> None:
@@ -63,7 +63,7 @@ def test_responses_function_call_item_from_the_openai_sdk(remembered: recall.Mem
     result = remembered.handle_tool_call(item, user_id="u1")
     assert result["type"] == "function_call_output" and result["call_id"] == "call_9"
     assert set(result) == {"type", "call_id", "output"}
-    assert [h["id"] for h in _content(result, "output")["results"]] == ["deploy"]
+    assert [h["id"] for h in _content(result, "output")["hits"]] == ["deploy"]
     # Its dict form (what the Agents SDK and raw HTTP hand over) answers the same.
     assert remembered.handle_tool_call(item.model_dump(), user_id="u1") == result
 
@@ -78,7 +78,7 @@ def test_anthropic_tool_use_block(remembered: recall.Memory) -> None:
     result = remembered.handle_tool_call(block, user_id="u1")
     assert result["type"] == "tool_result" and result["tool_use_id"] == "toolu_01"
     assert "is_error" not in result
-    assert [h["id"] for h in _content(result, "content")["results"]] == ["redis"]
+    assert [h["id"] for h in _content(result, "content")["hits"]] == ["redis"]
 
 
 @pytest.mark.parametrize(
