@@ -30,6 +30,8 @@ NO_JSON = {
     ("export-user",): "JSON Lines",
     # Writes an HTML file (recall/cli/report.py); the one line it prints names the file.
     ("memory", "report"): "writes HTML",
+    # A walk-through for a person's first look (what `make demo` runs), not data.
+    ("demo",): "a walk-through",
 }
 
 SMALL = {"RECALL_SHORT_TERM_CAPACITY": "2", "RECALL_PROMOTE_COUNT": "2"}
