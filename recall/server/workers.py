@@ -51,20 +51,6 @@ def _check(settings: Settings, workers: int) -> None:
         )
 
 
-def _bind(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        sock.close()
-        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    sock.listen(2048)
-    sock.set_inheritable(True)
-    return sock
-
-
 def _die_with_parent() -> None:
     """Ask Linux to SIGTERM this worker when the parent dies (even by SIGKILL), so no
     orphan keeps serving on the port; elsewhere the parent's own shutdown must do."""
@@ -102,17 +88,15 @@ def serve_workers(options: dict[str, Any], default_user: str | None, workers: in
     ``options`` are :class:`~recall.settings.Settings` keyword arguments (the CLI's flags);
     each worker builds its settings from them and the environment, as the parent did.
     """
-    from .auth import ApiKeys, is_loopback
+    from .app import listen_socket
 
     settings = Settings(**options)
     _check(settings, workers)
     conf = settings.server
-    if ApiKeys.from_settings(conf) is None and not is_loopback(conf.host):
-        raise ConfigError(
-            f"refusing to listen on {conf.host} without API keys: set RECALL_SERVER_API_KEYS "
-            "or --keys FILE, or bind 127.0.0.1"
-        )
-    sock = _bind(conf.host, conf.port)
+    # The one socket every worker accepts on, bound as a single-process server binds it: a
+    # port in use is the same one line before any worker starts or any model loads.
+    sock = listen_socket(conf)
+    sock.set_inheritable(True)
     print(
         f"recall serve: http://{conf.host}:{conf.port} from {workers} worker processes "
         f"(vectors at {settings.storage.chroma_url})",

@@ -214,12 +214,20 @@ def _rest(rest: httpx.Client, acme: dict[str, str]) -> None:
 
 
 @pytest.mark.slow
-def test_a_port_in_use_is_said_before_anything_is_created(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "workers",
+    # Several workers bind one socket in the parent (the Chroma server is never reached).
+    [[], ["--workers", "2", "--chroma-url", "http://127.0.0.1:9"]],
+    ids=["one process", "workers"],
+)
+def test_a_port_in_use_is_said_before_anything_is_created(
+    tmp_path: Path, workers: list[str]
+) -> None:
     with socket.socket() as held:
         held.bind(("127.0.0.1", 0))
         held.listen()
         port = held.getsockname()[1]
-        args = _serve(tmp_path / "memory", "--transport", "http", "--port", str(port))
+        args = _serve(tmp_path / "memory", "--transport", "http", "--port", str(port), *workers)
         done = subprocess.run(
             [sys.executable, *args],
             env=recall_env(tmp_path),
