@@ -1,4 +1,4 @@
-"""The inspector's HTML document: escaping, the page shell and its one style sheet.
+"""The inspector's style sheet and escaping (the page shell is ``templates/base.html``).
 
 Every page and the memory report are whole documents with the style sheet inline, so a
 report opens from disk with nothing else, and the server's pages load nothing but the
@@ -11,9 +11,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-from collections.abc import Iterable
 
-__all__ = ["CSS", "STYLE_HASH", "document", "esc"]
+__all__ = ["CSS", "STYLE_HASH", "esc"]
 
 CSS = """
 :root{--fg:#1d2330;--muted:#5b6474;--bg:#f6f7f9;--card:#fff;--line:#dde1e7;--accent:#2456c9;
@@ -73,6 +72,16 @@ ul.users{list-style:none;padding:0;margin:0}
 ul.users li{padding:.45rem 0;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
 th.group{text-align:center;border-bottom:1px solid var(--line)}
 table.hits td.c-text{min-width:20rem}
+.notice{background:var(--add);color:var(--addfg);border-radius:6px;padding:.5rem .75rem}
+form.act{display:inline;margin-left:.4rem}
+button.quiet,button.danger{font-size:.85rem;padding:.1rem .45rem}
+button.quiet{background:var(--card);color:var(--accent)}
+button.danger{background:var(--delfg);border-color:var(--delfg)}
+ol.sentences{margin:0;padding-left:1.4rem}ol.sentences li{margin:0 0 .2rem}
+.acts{font-size:.85rem;white-space:nowrap}
+textarea{font:inherit;width:100%;min-height:5rem;padding:.4rem .55rem;border:1px solid var(--line);
+border-radius:6px;background:var(--card);color:var(--fg)}
+blockquote{margin:.25rem 0 .75rem;padding:.4rem .75rem;border-left:3px solid var(--line)}
 @media (max-width:640px){body{font-size:15px}main{padding:.6rem}
 table.stack thead{display:none}
 table.stack,table.stack tbody{display:block;width:100%}
@@ -101,30 +110,3 @@ STYLE_HASH = "'sha256-{}'".format(
 def esc(value: object) -> str:
     """``value`` as HTML text: ``<``, ``>``, ``&`` and both quotes escaped (attributes too)."""
     return html.escape(str(value), quote=True)
-
-
-def document(
-    title: str,
-    body: str,
-    *,
-    nav: str = "",
-    scripts: Iterable[str] = (),
-    home: str | None = "/ui",
-) -> str:
-    """A whole HTML page: ``title`` (plain text, escaped here), ``body`` and ``nav``
-    (trusted HTML, built of escaped parts), ``scripts`` (same-origin paths), ``home``: where
-    the brand links (None: no link, as in a report read from disk)."""
-    tags = "".join(f'<script src="{esc(src)}" defer></script>' for src in scripts)
-    brand = (
-        f'<a class="brand" href="{esc(home)}">recall inspector</a>'
-        if home
-        else '<span class="brand">recall memory report</span>'
-    )
-    return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="referrer" content="no-referrer">'
-        f"<title>{esc(title)}</title><style>{CSS}</style>{tags}</head><body>"
-        f'<header class="top"><div class="bar">{brand}{nav}</div></header>'
-        f"<main>{body}</main></body></html>"
-    )
