@@ -10,9 +10,10 @@ SHA-256 digests are kept. With no key configured, the server answers loopback cl
 A request names its key in a header (:func:`key_from_headers`). A person's browser on the
 read-only inspector sends the cookie :data:`UI_COOKIE` instead: a token derived one-way
 from the key (:meth:`ApiKeys.ui_token`, fetched once by the login page), which counts only
-for a GET or HEAD under ``/ui`` (:func:`ui_token`). The cookie never holds the key, and
-never authorizes a write, ``/v1`` or ``/mcp``: another service on the same host that reads
-it can read this inspector, nothing more.
+for a GET or HEAD under ``/ui`` and a POST to the inspector's two corrections, forget and
+edit, each with its confirmation page's form token (:func:`ui_token`). The cookie never
+holds the key, and never authorizes ``/v1``, ``/mcp`` or any other write: another service
+on the same host that reads it can use this inspector, nothing more.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ __all__ = [
     "allows",
     "check_pinned",
     "is_loopback",
+    "is_ui_correction",
     "is_ui_path",
     "key_from_headers",
     "tenant_of",
@@ -53,6 +55,7 @@ _TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 UI_COOKIE = "recall_ui_key"
 _UI = "/ui"
 _READS = frozenset({"GET", "HEAD"})
+_UI_CORRECTIONS = ("/ui/forget/", "/ui/edit/")
 
 
 def _digest(key: str) -> str:
@@ -96,11 +99,21 @@ def is_ui_path(path: str) -> bool:
     return path == _UI or path.startswith(_UI + "/")
 
 
+def is_ui_correction(path: str) -> bool:
+    """True for the inspector's two correction addresses, ``/ui/forget/{user}`` and
+    ``/ui/edit/{user}``: the only paths where a POST may carry the cookie (and must carry
+    the confirmation page's form token, :mod:`recall.server.ui.fix`)."""
+    return path.startswith(_UI_CORRECTIONS) and len(path) > len("/ui/edit/")
+
+
 def ui_token(headers: Mapping[str, str], method: str, path: str) -> str | None:
     """The inspector token of a request: the :data:`UI_COOKIE` cookie, read for a GET or
-    HEAD under ``/ui`` only (a write, ``/v1`` and ``/mcp`` never read it), and only when
-    the request names no key in its headers (a header key wins)."""
-    if key_from_headers(headers) is not None or method not in _READS or not is_ui_path(path):
+    HEAD under ``/ui`` and for a POST to an inspector correction only (a write anywhere
+    else, ``/v1`` and ``/mcp`` never read it), and only when the request names no key in
+    its headers (a header key wins)."""
+    if key_from_headers(headers) is not None or not is_ui_path(path):
+        return None
+    if method not in _READS and not (method == "POST" and is_ui_correction(path)):
         return None
     raw = cookie_parser(headers.get("cookie", "")).get(UI_COOKIE, "")
     return unquote(raw).strip() or None

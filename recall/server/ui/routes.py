@@ -1,29 +1,45 @@
 """The inspector's routes: ``/ui`` (the users a key may see), ``/ui/users/{user}`` (one
-user's memory), ``/ui/login`` and ``/ui/logout``, and the login script.
+user's memory), ``/ui/login`` and ``/ui/logout``, the login script, and the corrections
+``/ui/forget/{user}`` and ``/ui/edit/{user}`` (:mod:`.fix`).
 
-Read-only: every route takes GET (and HEAD) only and calls only the facade's read-only
-views. Keys and tenants are the REST API's: a key sees its tenant's users (the operator
-key ``*`` every user; with no keys configured, every user, since the server then answers
-loopback clients only), and a user outside the key's tenant is refused 403 as REST does.
-The key comes in the REST headers or in the login page's cookie, which the Gate accepts
-for GET and HEAD under ``/ui`` only (:func:`recall.server.auth.ui_token`).
+Every page is a GET (and HEAD) and calls only the facade's read-only views; the two
+correction addresses alone take a POST, and only a POST changes memory, carrying the
+confirmation page's ``csrf`` token. Keys and tenants are the REST API's: a key sees its
+tenant's users (the operator key ``*`` every user; with no keys configured, every user,
+since the server then answers loopback clients only), and a user outside the key's tenant
+is refused 403 as REST does. The key comes in the REST headers or in the login page's
+cookie, which the Gate accepts for reads under ``/ui`` and the corrections' POSTs only
+(:func:`recall.server.auth.ui_token`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from ...errors import InputError
 from ...models import require_user_id
 from ..aio import AsyncMemory
 from ..auth import OPERATOR, UI_COOKIE, ApiKeys, check_pinned, key_from_headers, ui_token
 from ..errors import NotFoundError
 from .answers import html_error, html_response, script_response
-from .render import LOGIN_SCRIPT, login_page, logout_page, user_page, users_page
-from .view import Params, gather, visible_users
+from .fix import (
+    MAX_NEW_CHARS,
+    NOTICES,
+    FormTokens,
+    Target,
+    act_href,
+    done_href,
+    holding,
+    read_form,
+    record_of,
+)
+from .render import LOGIN_SCRIPT, login_page, logout_page, page, user_page, users_page
+from .view import Params, gather, user_href, visible_users
 
 __all__ = ["InspectorUi", "PUBLIC_PATHS"]
 
@@ -41,19 +57,23 @@ class InspectorUi:
         self.amem = amem
         self.keys = keys
         self.pinned = pinned  # a server started with --user shows that user only
+        self.tokens = FormTokens(amem.memory.path)
 
     def routes(self) -> list[Route]:
-        """The Starlette routes, GET (and so HEAD) only; any failure answers a page."""
-        table: list[tuple[str, _Handler]] = [
-            ("/ui", self.users),
-            ("/ui/", self.home),
-            ("/ui/login", self.login),
-            ("/ui/logout", self.logout),
-            (LOGIN_SCRIPT, self.script),
-            ("/ui/users/{user:path}", self.user),  # a user id may hold "/"
-            ("/ui/{rest:path}", self.unknown),
+        """The Starlette routes, GET (and so HEAD) only but for the corrections' POSTs;
+        any failure answers a page."""
+        table: list[tuple[str, _Handler, list[str]]] = [
+            ("/ui", self.users, ["GET"]),
+            ("/ui/", self.home, ["GET"]),
+            ("/ui/login", self.login, ["GET"]),
+            ("/ui/logout", self.logout, ["GET"]),
+            (LOGIN_SCRIPT, self.script, ["GET"]),
+            ("/ui/users/{user:path}", self.user, ["GET"]),  # a user id may hold "/"
+            ("/ui/forget/{user:path}", self.forget, ["GET", "POST"]),
+            ("/ui/edit/{user:path}", self.edit, ["GET", "POST"]),
+            ("/ui/{rest:path}", self.unknown, ["GET"]),
         ]
-        return [Route(path, self._wrap(fn), methods=["GET"]) for path, fn in table]
+        return [Route(path, self._wrap(fn), methods=m) for path, fn, m in table]
 
     @staticmethod
     def _wrap(fn: _Handler) -> _Handler:
@@ -74,6 +94,22 @@ class InspectorUi:
     def _token(request: Request) -> str | None:
         return ui_token(request.headers, request.method, request.url.path)
 
+    def _checked(self, request: Request) -> str:
+        """The request's user, checked as the user page checks it (key, tenant, pin)."""
+        uid = require_user_id(request.path_params["user"])
+        if self.keys is not None:
+            self.keys.check(key_from_headers(request.headers), uid, ui=self._token(request))
+        check_pinned(self.pinned, uid)
+        return uid
+
+    def _identity(self, request: Request) -> str:
+        """Whose forms these are: the login's inspector token (a header key's own token),
+        or ``loopback`` on a server without keys."""
+        if self.keys is None:
+            return "loopback"
+        key = key_from_headers(request.headers)
+        return self.keys.ui_token(key) if key else (self._token(request) or "")
+
     # --- pages ---------------------------------------------------------------------------
     async def users(self, request: Request) -> Response:
         """GET /ui: the users the request's key may see."""
@@ -86,13 +122,129 @@ class InspectorUi:
     async def user(self, request: Request) -> Response:
         """GET /ui/users/{user}: the article (?version=N, ?diff=OLD..NEW), the short-term
         summaries, a page of records (?kind=&since=&until=&offset=&limit=), a query (?q=)."""
-        uid = require_user_id(request.path_params["user"])
-        if self.keys is not None:
-            self.keys.check(key_from_headers(request.headers), uid, ui=self._token(request))
-        check_pinned(self.pinned, uid)
+        uid = self._checked(request)
         params = Params.parse(request.query_params.multi_items())
         view = await self.amem.run_for(uid, gather, self.amem.memory, uid, params)
-        return html_response(user_page(view, auth=self.keys is not None))
+        notice = NOTICES.get(request.query_params.get("notice", ""))
+        shown = user_page(view, auth=self.keys is not None, notice=notice, controls=True)
+        return html_response(shown)
+
+    # --- corrections (fix.py) ------------------------------------------------------------
+    def _confirm(self, request: Request, uid: str, **context: Any) -> Response:
+        action = act_href(uid, str(context.pop("verb")))
+        csrf = self.tokens.make(self._identity(request), uid)
+        html = page(
+            "confirm.html",
+            f"recall inspector: {context['heading']}",
+            user_id=uid,
+            back=user_href(uid),
+            action=action,
+            csrf=csrf,
+            auth=self.keys is not None,
+            max_new=MAX_NEW_CHARS,
+            **{"edit": None, "fields": [], "shown": [], **context},
+        )
+        return html_response(html)
+
+    async def _posted(self, request: Request, uid: str) -> dict[str, str]:
+        form = read_form(await request.body(), request.headers.get("content-type"))
+        self.tokens.check(form.get("csrf"), self._identity(request), uid)
+        return form.fields
+
+    async def _article(self, uid: str) -> tuple[dict[str, str], int]:
+        await self._held(uid)
+        art = await self.amem.long_term(uid)
+        return art.chapters(), art.version
+
+    async def _held(self, uid: str) -> None:
+        if not await self.amem.holds(uid):
+            raise NotFoundError(f"user {uid!r} holds no memory here")
+
+    async def forget(self, request: Request) -> Response:
+        """GET /ui/forget/{user}?id=ID (a record) or ?version=&chapter=&n= (a sentence of
+        the article): what will go; POST the same with the page's token: it goes."""
+        uid = self._checked(request)
+        posted = request.method == "POST"
+        got = await self._posted(request, uid) if posted else dict(request.query_params)
+        if "id" in got:
+            record_id = got["id"].strip()
+            if not record_id:
+                raise InputError("the form needs the field 'id' (the record to forget)")
+            await self._held(uid)
+            record = record_of(list(await self.amem.records(uid)), record_id)
+            if posted:
+                await self.amem.forget(uid, ids=[record_id])
+                return RedirectResponse(
+                    done_href(user_href(uid), "record-forgotten", "records"), status_code=303
+                )
+            return self._confirm(
+                request,
+                uid,
+                verb="forget",
+                heading="Forget a record",
+                explain="This record is deleted from the store, the keyword index and the "
+                "vectors. Nothing else changes.",
+                shown=[(f"{getattr(record, 'kind', '')} {record_id}", getattr(record, "text", ""))],
+                fields=[("id", record_id)],
+                button="Forget this record",
+            )
+        target = Target.parse(got)
+        chapters, newest = await self._article(uid)
+        sentence = target.sentence(chapters, newest)
+        if posted:
+            await self.amem.forget_fact(uid, sentence)
+            return RedirectResponse(
+                done_href(user_href(uid), "sentence-forgotten", "article"), status_code=303
+            )
+        gone = holding(chapters, sentence)
+        return self._confirm(
+            request,
+            uid,
+            verb="forget",
+            heading="Forget a sentence of the article",
+            explain=f"A new article version ({newest + 1}) is written without every sentence "
+            f"that holds these words: {len(gone)} sentence{'' if len(gone) == 1 else 's'}, "
+            "shown below. The records and summaries they came from keep them.",
+            shown=[(f"{name}: removed", s) for name, s in gone],
+            fields=target.fields(),
+            button="Forget",
+        )
+
+    async def edit(self, request: Request) -> Response:
+        """GET /ui/edit/{user}?version=&chapter=&n=: the sentence and a box for its new
+        words; POST them with the page's token: every occurrence is replaced."""
+        uid = self._checked(request)
+        posted = request.method == "POST"
+        got = await self._posted(request, uid) if posted else dict(request.query_params)
+        target = Target.parse(got)
+        chapters, newest = await self._article(uid)
+        sentence = target.sentence(chapters, newest)
+        if posted:
+            if "new" not in got:
+                raise InputError("the form needs the field 'new' (the replacement)")
+            new = got["new"].strip()
+            if len(new) > MAX_NEW_CHARS:
+                raise InputError(f"new is {len(new)} characters, over {MAX_NEW_CHARS}")
+            if new == sentence:
+                raise InputError("new is the sentence as it stands: change it, or cancel")
+            await self.amem.edit_fact(uid, sentence, new)
+            return RedirectResponse(
+                done_href(user_href(uid), "sentence-edited", "article"), status_code=303
+            )
+        count = sum(text.count(sentence) for text in chapters.values())
+        return self._confirm(
+            request,
+            uid,
+            verb="edit",
+            heading="Edit a sentence of the article",
+            explain=f"A new article version ({newest + 1}) is written with every occurrence "
+            f"of this sentence ({count} in the article) replaced by the words below "
+            "(empty: the sentence is removed).",
+            shown=[(f"{target.chapter}: now", sentence)],
+            fields=target.fields(),
+            edit=sentence,
+            button="Replace",
+        )
 
     async def login(self, _request: Request) -> Response:
         """GET /ui/login: the form that trades the key for an inspector token, kept in
