@@ -4,59 +4,67 @@ import recall
 mem = recall.open("./memory")
 mem.add("We chose Redis for the session cache.", user_id="u1")
 hits = mem.deep_recall("what did we decide about the cache?", user_id="u1")
+
+The names below are imported when first used (PEP 562): ``import recall`` itself costs
+little, and a command or a host pays only for the parts it touches.
 """
 
-from .context.builder import ContextBuilder
-from .context.facts import format_memory_for_injection
-from .context.language import deep_recall_prompt, proposal_text
-from .context.proposal import (
-    DEEP_RECALL_PROMPT_EN,
-    DEEP_RECALL_PROMPT_ZH,
-    Proposal,
-    ProposalDecision,
-    ProposalState,
-    classify_consent,
-    is_recall_proposal,
-)
-from .context.report import BuiltContext, ContextReport
-from .context.session import Session
-from .errors import (
-    ConfigError,
-    DatasetError,
-    EmbedderError,
-    IndexStaleError,
-    InputError,
-    LLMError,
-    MessageError,
-    ModelFileError,
-    RecallError,
-    StoreError,
-    UnknownUserError,
-    UserExistsError,
-)
-from .index.embed import Embedder, MiniLMEmbedder, USEEmbedder, load_embedder
-from .index.fuse import fuse_linear, fuse_rrf, minmax
-from .index.own import Embeds
-from .index.spec import IndexSpec, load_spec
-from .inputs import Depth, Fusion
-from .lifecycle.answer import AnswerWithSummary, parse_answer_with_summary
-from .lifecycle.article import LongTerm
-from .lifecycle.pipeline import UpdateResult
-from .memory import Memory, open
-from .memory.forget import Forgotten
-from .memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
-from .memory.state import FailedJob, IndexState, KeyClaim, UserIndexState
-from .memory.users import ImportResult, UserDeletion
-from .models import Fact, Hit, Profile, Record
-from .settings import Settings
-from .text import count_tokens, estimate_tokens, tokenize
-from .tool import (
-    DEEP_RECALL_TOOL,
-    DEEP_RECALL_TOOL_ANTHROPIC,
-    DEEP_RECALL_TOOL_RESPONSES,
-    DeepRecallArgs,
-    wants_deep_recall,
-)
+import importlib as _importlib
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
+
+if _TYPE_CHECKING:
+    from .context.builder import ContextBuilder
+    from .context.facts import format_memory_for_injection
+    from .context.language import deep_recall_prompt, proposal_text
+    from .context.proposal import (
+        DEEP_RECALL_PROMPT_EN,
+        DEEP_RECALL_PROMPT_ZH,
+        Proposal,
+        ProposalDecision,
+        ProposalState,
+        classify_consent,
+        is_recall_proposal,
+    )
+    from .context.report import BuiltContext, ContextReport
+    from .context.session import Session
+    from .errors import (
+        ConfigError,
+        DatasetError,
+        EmbedderError,
+        IndexStaleError,
+        InputError,
+        LLMError,
+        MessageError,
+        ModelFileError,
+        RecallError,
+        StoreError,
+        UnknownUserError,
+        UserExistsError,
+    )
+    from .index.embed import Embedder, MiniLMEmbedder, USEEmbedder, load_embedder
+    from .index.fuse import fuse_linear, fuse_rrf, minmax
+    from .index.own import Embeds
+    from .index.spec import IndexSpec, load_spec
+    from .inputs import Depth, Fusion
+    from .lifecycle.answer import AnswerWithSummary, parse_answer_with_summary
+    from .lifecycle.article import LongTerm
+    from .lifecycle.pipeline import UpdateResult
+    from .memory import Memory, open
+    from .memory.forget import Forgotten
+    from .memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
+    from .memory.state import FailedJob, IndexState, KeyClaim, UserIndexState
+    from .memory.users import ImportResult, UserDeletion
+    from .models import Fact, Hit, Profile, Record
+    from .settings import Settings
+    from .text import count_tokens, estimate_tokens, tokenize
+    from .tool import (
+        DEEP_RECALL_TOOL,
+        DEEP_RECALL_TOOL_ANTHROPIC,
+        DEEP_RECALL_TOOL_RESPONSES,
+        DeepRecallArgs,
+        wants_deep_recall,
+    )
 
 __all__ = [
     "AnswerWithSummary",
@@ -130,3 +138,95 @@ __all__ = [
 ]
 
 __version__ = "0.2.0"
+
+#: Where each public name lives (its module, relative to this package).
+_HOME: dict[str, str] = {
+    "AnswerWithSummary": ".lifecycle.answer",
+    "ArticleDiff": ".memory.inspect",
+    "ArticleVersion": ".memory.inspect",
+    "BuiltContext": ".context.report",
+    "ConfigError": ".errors",
+    "ContextBuilder": ".context.builder",
+    "ContextReport": ".context.report",
+    "DEEP_RECALL_PROMPT_EN": ".context.proposal",
+    "DEEP_RECALL_PROMPT_ZH": ".context.proposal",
+    "DEEP_RECALL_TOOL": ".tool",
+    "DEEP_RECALL_TOOL_ANTHROPIC": ".tool",
+    "DEEP_RECALL_TOOL_RESPONSES": ".tool",
+    "DatasetError": ".errors",
+    "DeepRecallArgs": ".tool",
+    "Depth": ".inputs",
+    "Embedder": ".index.embed",
+    "EmbedderError": ".errors",
+    "Embeds": ".index.own",
+    "Explained": ".memory.inspect",
+    "Fact": ".models",
+    "FailedJob": ".memory.state",
+    "Forgotten": ".memory.forget",
+    "Fusion": ".inputs",
+    "Hit": ".models",
+    "ImportResult": ".memory.users",
+    "IndexSpec": ".index.spec",
+    "IndexStaleError": ".errors",
+    "IndexState": ".memory.state",
+    "InputError": ".errors",
+    "KeyClaim": ".memory.state",
+    "LLMError": ".errors",
+    "LongTerm": ".lifecycle.article",
+    "Memory": ".memory",
+    "MessageError": ".errors",
+    "MiniLMEmbedder": ".index.embed",
+    "ModelFileError": ".errors",
+    "Profile": ".models",
+    "Proposal": ".context.proposal",
+    "ProposalDecision": ".context.proposal",
+    "ProposalState": ".context.proposal",
+    "RecallError": ".errors",
+    "Record": ".models",
+    "RecordPage": ".memory.inspect",
+    "Session": ".context.session",
+    "Settings": ".settings",
+    "StoreError": ".errors",
+    "USEEmbedder": ".index.embed",
+    "UnknownUserError": ".errors",
+    "UpdateResult": ".lifecycle.pipeline",
+    "UserDeletion": ".memory.users",
+    "UserExistsError": ".errors",
+    "UserIndexState": ".memory.state",
+    "classify_consent": ".context.proposal",
+    "count_tokens": ".text",
+    "deep_recall_prompt": ".context.language",
+    "estimate_tokens": ".text",
+    "format_memory_for_injection": ".context.facts",
+    "fuse_linear": ".index.fuse",
+    "fuse_rrf": ".index.fuse",
+    "is_recall_proposal": ".context.proposal",
+    "load_embedder": ".index.embed",
+    "load_spec": ".index.spec",
+    "minmax": ".index.fuse",
+    "open": ".memory",
+    "parse_answer_with_summary": ".lifecycle.answer",
+    "proposal_text": ".context.language",
+    "tokenize": ".text",
+    "wants_deep_recall": ".tool",
+}
+
+
+def __getattr__(name: str) -> _Any:
+    """A public name, imported from its module on first use and kept here after; a
+    subpackage (``recall.memory``) as ``import recall.memory`` would give it."""
+    home = _HOME.get(name)
+    if home is None:
+        try:
+            return _importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(_importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

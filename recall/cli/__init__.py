@@ -4,7 +4,6 @@
 options; importing a command module registers its commands on the group.
 """
 
-from ..bench.cli import bench
 from . import (
     context,
     corrections,
@@ -39,5 +38,5 @@ _COMMAND_MODULES = (
     users,
 )
 
-# `recall bench` lives with the benchmark harness it drives.
-main.add_command(bench, "bench")
+# `recall bench` lives with the benchmark harness it drives, imported when it is named
+# (RecallGroup.LAZY).

@@ -15,7 +15,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import click
 
@@ -51,6 +51,19 @@ class RecallGroup(click.Group):
     Text that is not UTF-8 (standard input, a file, or arguments the shell passed as raw
     bytes) is an input error too: one line, never a traceback.
     """
+
+    #: Commands imported only when named (``recall bench`` pulls in the whole harness:
+    #: datasets, the baseline, the runner), so ``recall search`` does not pay for them.
+    LAZY: ClassVar[dict[str, str]] = {"bench": "recall.bench.cli"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY and cmd_name not in self.commands:
+            command = getattr(importlib.import_module(self.LAZY[cmd_name]), cmd_name)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         warn_unknown_variables()

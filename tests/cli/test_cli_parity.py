@@ -38,7 +38,11 @@ SMALL = {"RECALL_SHORT_TERM_CAPACITY": "2", "RECALL_PROMOTE_COUNT": "2"}
 
 
 def _leaves(group: click.Group, prefix: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
-    for name, cmd in sorted(group.commands.items()):
+    # Every command the group lists, those it imports only when named included.
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        assert cmd is not None, name
         if isinstance(cmd, click.Group):
             yield from _leaves(cmd, (*prefix, name))
         else:
@@ -49,7 +53,9 @@ def _command(path: tuple[str, ...]) -> click.Command:
     cmd: click.Command = main
     for name in path:
         assert isinstance(cmd, click.Group)
-        cmd = cmd.commands[name]
+        found = cmd.get_command(click.Context(cmd), name)
+        assert found is not None, name
+        cmd = found
     return cmd
 
 
