@@ -91,9 +91,14 @@ def test_the_user_page_shows_article_summaries_records_and_versions(mem: recall.
         assert "Dynamic" in text and "Version 2 of 2" in text and "amoxicillin" in text
         assert "The staging cluster moved" in text  # a short-term summary
         assert "Priya owns the on-call rota" in text and "1–20 of 20" in text
-        assert 'href="/ui/users/acme:bob?diff=1..2"' in text
+        # Each link lands on what it names: the diff's card, the article's.
+        assert 'href="/ui/users/acme:bob?diff=1..2#diff"' in text
+        assert 'href="/ui/users/acme:bob?version=1#article"' in text
+        assert '<section class="card" id="diff">' in _page(
+            await http.get(f"{BOB_PAGE}?diff=1..2", headers=AUTH)
+        )
         old = _page(await http.get(f"{BOB_PAGE}?version=1", headers=AUTH), 200, "Version 1 of 2")
-        assert "penicillin" in old and "Newest</a>" in old
+        assert "penicillin" in old and 'href="/ui/users/acme:bob#article">Newest</a>' in old
 
     _serve(mem, check, keys=keys())
 
