@@ -66,6 +66,7 @@ def test_forget_a_record_confirm_then_post(mem: recall.Memory) -> None:
         assert f'<input type="hidden" name="id" value="{doomed.id}">' in page
         confirm = await http.get(f"/ui/forget/{BOB}?id={doomed.id}", headers=AUTH)
         assert confirm.status_code == 200 and "Priya owns the on-call rota" in confirm.text
+        assert confirm.headers["referrer-policy"] == "same-origin"  # else Origin: null
         assert any(r.id == doomed.id for r in mem.records(BOB))  # a GET changes nothing
         action, fields = _form(confirm.text)
         assert action == f"/ui/forget/{BOB}" and fields["id"] == doomed.id

@@ -142,9 +142,12 @@ class InspectorUi:
             csrf=csrf,
             auth=self.keys is not None,
             max_new=MAX_NEW_CHARS,
+            # A browser sends "Origin: null" for a form posted under "no-referrer", and the
+            # Gate refuses that; "same-origin" names this origin to this origin only.
+            referrer="same-origin",
             **{"edit": None, "fields": [], "shown": [], **context},
         )
-        return html_response(html)
+        return html_response(html, headers={"referrer-policy": "same-origin"})
 
     async def _posted(self, request: Request, uid: str) -> dict[str, str]:
         form = read_form(await request.body(), request.headers.get("content-type"))
