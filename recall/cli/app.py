@@ -11,6 +11,7 @@ A command that prints takes ``--json`` (:data:`json_option`): one JSON document 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -116,12 +117,9 @@ SERVER_PACKAGES = ("mcp", "starlette", "uvicorn")
 def need_server_extra(command: str) -> None:
     """Exit 1 with one line naming the server extra when its packages are missing (a plain
     ``pip install``), before anything loads or is created."""
-    missing = []
-    for name in SERVER_PACKAGES:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            missing.append(name)
+    # Found, not imported: importing the MCP SDK alone takes over a second, and `recall
+    # serve` over stdio answers the host's handshake before it loads (recall.server.handshake).
+    missing = [name for name in SERVER_PACKAGES if importlib.util.find_spec(name) is None]
     if missing:
         click.echo(
             f"error: recall {command} needs {', '.join(missing)}, in the server extra: "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -91,11 +92,7 @@ def serve(
     English (``--lang zh``: Chinese).
     """
     need_server_extra("serve")
-    from ..memory import open as open_folder
     from ..models import require_user_id
-    from ..server import serve_http, serve_stdio
-    from ..server.app import listen_socket
-    from ..server.threads import yield_threads
     from ..settings import Settings
 
     updates: dict[str, Any] = {"path": path}
@@ -119,6 +116,23 @@ def serve(
         serve_workers(updates, default_user, workers)  # each worker opens the memory itself
         return
     settings = Settings(**updates)
+    early = None
+    if transport == "stdio":
+        # The host's handshake first: answered before the SDK, the folder and the models
+        # load (a host gives up on a server slow to say hello).
+        from ..server.handshake import answer_first
+
+        try:
+            fds = {"fd_in": sys.stdin.fileno(), "fd_out": sys.stdout.fileno()}
+        except (OSError, ValueError):  # not the process's own streams (a test's runner)
+            fds = None
+        if fds is not None:
+            early = answer_first(settings.server.tools, settings.server.lang, **fds)
+    from ..memory import open as open_folder
+    from ..server import serve_http, serve_stdio
+    from ..server.app import listen_socket
+    from ..server.threads import yield_threads
+
     # The port first: one in use is said before a folder is created or a model loaded.
     sock = listen_socket(settings.server) if transport == "http" else None
     if transport == "http" and settings.storage.chroma_process == "auto":
@@ -130,6 +144,6 @@ def serve(
         if transport == "http" and hosted:
             yield_threads(settings.server.yield_to_store)  # the child is the one writer
         if transport == "stdio":
-            serve_stdio(mem, default_user=default_user)
+            serve_stdio(mem, default_user=default_user, early=early)
         else:
             serve_http(mem, default_user=default_user, sock=sock)

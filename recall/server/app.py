@@ -39,6 +39,7 @@ from .auth import ApiKeys, is_loopback
 from .conn import bounded_protocol
 from .corrections import CorrectionsApi
 from .gate import Gate
+from .handshake import Early
 from .mcp import build_mcp
 from .openapi import openapi_document
 from .rest import ENDPOINTS, EXCEPTION_HANDLERS, RestApi
@@ -270,17 +271,23 @@ async def serve_loading(
         tg.cancel_scope.cancel()  # the host left: a load still running is not waited for
 
 
-def serve_stdio(memory: Memory, *, default_user: str | None = None) -> None:
+def serve_stdio(
+    memory: Memory, *, default_user: str | None = None, early: Early | None = None
+) -> None:
     """Serve ``memory`` as an MCP server over stdin/stdout until the host closes them.
 
     The host that starts the process is trusted (no keys); stdout carries the protocol, so
-    everything else goes to stderr.
+    everything else goes to stderr. ``early``: the host's first line, read (and an
+    ``initialize`` answered) before the folder was opened (:mod:`.handshake`).
     """
 
     log_warnings_only(memory.settings.server.log_level)
 
+    async def run(server: MCPServer[Any]) -> None:
+        await run_stdio(server, early)  # answers bad lines
+
     async def main() -> None:
         amem = AsyncMemory(memory, timeout_s=memory.settings.server.request_timeout_s)
-        await serve_loading(amem, run_stdio, default_user=default_user)  # answers bad lines
+        await serve_loading(amem, run, default_user=default_user)
 
     anyio.run(main)

@@ -12,13 +12,14 @@ the SDK's own text is the model indented, about twice the tokens.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any
 
 from mcp.server import MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from ..tool import Lang
+from .mcp_text import AGENT_TOOLS, ToolSet, instructions
 
 __all__ = [
     "ADDS",
@@ -34,10 +35,6 @@ __all__ = [
     "use_memory",
 ]
 
-#: Which tools a server advertises (``recall serve --tools``): an agent's few, or all.
-ToolSet = Literal["agent", "all"]
-#: The tools of the ``agent`` set: what a model needs turn after turn.
-AGENT_TOOLS = ("deep_recall", "remember", "forget")
 
 #: Reads the memory, changes nothing: safe to call again and without asking.
 READS = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -139,37 +136,6 @@ _PROMPTS: dict[tuple[ToolSet, Lang], str] = {
     ("agent", "en"): _AGENT_EN,
     ("agent", "zh"): _AGENT_ZH,
 }
-
-_INSTRUCTIONS: dict[tuple[ToolSet, Lang], str] = {
-    ("all", "en"): (
-        "recall is this user's long-term memory. Call get_relevant_memories at the start of "
-        "a turn for the profile and recent summaries; call deep_recall only when the user "
-        "asks you to remember, or agrees to your proposal to dig; call remember when the "
-        "conversation settles something worth keeping; forget only when the user asks, after "
-        "confirming. The use_memory prompt says more."
-    ),
-    ("agent", "en"): (
-        "recall is this user's long-term memory. Call deep_recall only when the user asks you "
-        "to remember, or agrees to your proposal to dig; call remember when the conversation "
-        "settles something worth keeping; forget only when the user asks, after confirming. "
-        "The use_memory prompt says more."
-    ),
-    ("all", "zh"): (
-        "recall 是这位用户的长期记忆。每轮开始时调用 get_relevant_memories 获取档案和近期摘要；"
-        "只在用户要求你回忆，或同意你深入回忆的提议时调用 deep_recall；对话确定了值得记住的内容时"
-        "调用 remember；只在用户要求并确认后调用 forget。use_memory 提示词有更多说明。"
-    ),
-    ("agent", "zh"): (
-        "recall 是这位用户的长期记忆。只在用户要求你回忆，或同意你深入回忆的提议时"
-        "调用 deep_recall；对话确定了值得记住的内容时调用 remember；只在用户要求并确认后"
-        "调用 forget。use_memory 提示词有更多说明。"
-    ),
-}
-
-
-def instructions(tools: ToolSet = "all", lang: Lang = "en") -> str:
-    """The server's instructions for the tool set ``tools``, in ``lang``."""
-    return _INSTRUCTIONS[tools, lang]
 
 
 def use_memory(tools: ToolSet = "all", lang: Lang = "en") -> str:

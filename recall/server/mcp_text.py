@@ -12,12 +12,25 @@ the OpenAI Agents SDK's strict conversion accepts), and a server pinned to a use
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Literal
 
 from ..tool_text import TEXT as DEEP_RECALL
 from ..tool_text import Lang, deep_recall_text
 
-__all__ = ["DESCRIPTIONS", "PARAMS", "advertised", "describe"]
+__all__ = [
+    "AGENT_TOOLS",
+    "DESCRIPTIONS",
+    "PARAMS",
+    "ToolSet",
+    "advertised",
+    "describe",
+    "instructions",
+]
+
+#: Which tools a server advertises (``recall serve --tools``): an agent's few, or all.
+ToolSet = Literal["agent", "all"]
+#: The tools of the ``agent`` set: what a model needs turn after turn.
+AGENT_TOOLS = ("deep_recall", "remember", "forget")
 
 #: Each tool's description but deep_recall's, per language.
 DESCRIPTIONS: dict[Lang, dict[str, str]] = {
@@ -250,3 +263,35 @@ def advertised(schema: dict[str, Any], tool: str, lang: Lang, *, pinned: bool) -
         prop["description"] = _param(tool, name, lang, prop)
     _tidy(out)
     return out
+
+
+_INSTRUCTIONS: dict[tuple[ToolSet, Lang], str] = {
+    ("all", "en"): (
+        "recall is this user's long-term memory. Call get_relevant_memories at the start of "
+        "a turn for the profile and recent summaries; call deep_recall only when the user "
+        "asks you to remember, or agrees to your proposal to dig; call remember when the "
+        "conversation settles something worth keeping; forget only when the user asks, after "
+        "confirming. The use_memory prompt says more."
+    ),
+    ("agent", "en"): (
+        "recall is this user's long-term memory. Call deep_recall only when the user asks you "
+        "to remember, or agrees to your proposal to dig; call remember when the conversation "
+        "settles something worth keeping; forget only when the user asks, after confirming. "
+        "The use_memory prompt says more."
+    ),
+    ("all", "zh"): (
+        "recall 是这位用户的长期记忆。每轮开始时调用 get_relevant_memories 获取档案和近期摘要；"
+        "只在用户要求你回忆，或同意你深入回忆的提议时调用 deep_recall；对话确定了值得记住的内容时"
+        "调用 remember；只在用户要求并确认后调用 forget。use_memory 提示词有更多说明。"
+    ),
+    ("agent", "zh"): (
+        "recall 是这位用户的长期记忆。只在用户要求你回忆，或同意你深入回忆的提议时"
+        "调用 deep_recall；对话确定了值得记住的内容时调用 remember；只在用户要求并确认后"
+        "调用 forget。use_memory 提示词有更多说明。"
+    ),
+}
+
+
+def instructions(tools: ToolSet = "all", lang: Lang = "en") -> str:
+    """The server's instructions for the tool set ``tools``, in ``lang``."""
+    return _INSTRUCTIONS[tools, lang]

@@ -11,14 +11,24 @@ serving. Blank lines are skipped.
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import Any
 
 import anyio
 from mcp.server import MCPServer
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from mcp_types import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    jsonrpc_message_adapter,
+)
 from pydantic import ValidationError
+
+from .handshake import Early
 
 __all__ = ["error_for", "run_stdio"]
 
@@ -58,29 +68,76 @@ def error_for(exc: Exception) -> JSONRPCError | None:
     )
 
 
-async def run_stdio(server: MCPServer[Any]) -> None:
-    """Serve ``server`` over stdin and stdout until stdin closes, answering bad lines."""
+async def run_stdio(server: MCPServer[Any], early: Early | None = None) -> None:
+    """Serve ``server`` over stdin and stdout until stdin closes, answering bad lines.
+
+    ``early``: the host's first line, already read, and what was answered to it before
+    the SDK loaded (:mod:`.handshake`). The line goes to the server first, as if just
+    read; the server's own answer to a request answered early is not sent again (said on
+    stderr when it differs from the early one)."""
     # The SDK serves stdio through its low-level server exactly like this, with the
     # transport's read stream where the relay's is.
     lowlevel = server._lowlevel_server
     async with stdio_server() as (from_wire, to_wire):
         send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        out, outgoing = anyio.create_memory_object_stream[SessionMessage](0)
+
+        async def deliver(item: SessionMessage | Exception) -> None:
+            if isinstance(item, SessionMessage):
+                await send.send(item)
+                return
+            answer = error_for(item)
+            if answer is not None:
+                # Through the transport's writer: one writer, no torn lines.
+                await to_wire.send(SessionMessage(answer))
 
         async def relay() -> None:
             try:
                 async with send:
+                    if early is not None and early.line.strip():
+                        await deliver(_read(early.line))
                     async for item in from_wire:
-                        if isinstance(item, SessionMessage):
-                            await send.send(item)
-                            continue
-                        answer = error_for(item)
-                        if answer is not None:
-                            # Through the transport's writer: one writer, no torn lines.
-                            await to_wire.send(SessionMessage(answer))
+                        await deliver(item)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError):
                 pass  # the server stopped reading: it is shutting down
 
+        async def forward() -> None:
+            # Closing the transport's writer when the server's stream ends lets the
+            # transport finish (as the server closes it when it writes there itself).
+            async with outgoing, to_wire:
+                async for message in outgoing:
+                    if not _answered_early(message, early):
+                        await to_wire.send(message)
+
         async with anyio.create_task_group() as tg:
-            tg.start_soon(relay)
-            await lowlevel.run(receive, to_wire, lowlevel.create_initialization_options())
-            tg.cancel_scope.cancel()
+            tg.start_soon(forward)  # ends when the server's stream closes, all sent
+            async with anyio.create_task_group() as reading:
+                reading.start_soon(relay)
+                async with out:
+                    await lowlevel.run(receive, out, lowlevel.create_initialization_options())
+                reading.cancel_scope.cancel()
+
+
+def _read(line: bytes) -> SessionMessage | Exception:
+    """A line as the SDK's stdio transport reads it."""
+    try:
+        text = line.decode("utf-8", errors="replace")
+        return SessionMessage(jsonrpc_message_adapter.validate_json(text, by_name=False))
+    except Exception as exc:  # the transport hands the relay what failed, as this does
+        return exc
+
+
+def _answered_early(message: SessionMessage, early: Early | None) -> bool:
+    """Whether ``message`` is the server's answer to the request ``early`` answered."""
+    if early is None or early.answered is None:
+        return False
+    sent = message.message.model_dump(by_alias=True, exclude_unset=True, mode="json")
+    if sent.get("id") != early.answered or "method" in sent:
+        return False
+    if sent.get("result") != early.result:
+        print(
+            "recall serve: the MCP SDK answers initialize otherwise than recall did early: "
+            f"{json.dumps(sent.get('result'), ensure_ascii=False)} (recall.server.handshake)",
+            file=sys.stderr,
+        )
+    return True

@@ -200,7 +200,9 @@ def test_recall_serve_passes_tools_and_lang(
 ) -> None:
     seen: list[tuple[str, str]] = []
 
-    def fake_stdio(memory: recall.Memory, *, default_user: str | None = None) -> None:
+    def fake_stdio(
+        memory: recall.Memory, *, default_user: str | None = None, early: object = None
+    ) -> None:
         seen.append((memory.settings.server.tools, memory.settings.server.lang))
 
     monkeypatch.setattr(recall.server, "serve_stdio", fake_stdio)

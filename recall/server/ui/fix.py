@@ -32,10 +32,10 @@ from ..errors import ForbiddenError, NotFoundError
 from .templates import act_href, article_sentences
 
 __all__ = [
-    "MAX_NEW_CHARS",
-    "NOTICES",
     "Form",
     "FormTokens",
+    "MAX_NEW_CHARS",
+    "NOTICES",
     "Target",
     "act_href",
     "done_href",
