@@ -1,7 +1,7 @@
-"""MCP over stdio answers the host's ``initialize`` before the SDK and the folder load
-(recall.server.handshake): the early answer is the SDK's own, word for word, for every
-tool set and language; nothing the host sends after it is lost; a first line that is not
-a well-formed ``initialize`` is left to the SDK."""
+"""MCP over stdio answers the host's ``initialize`` (or the newer ``server/discover``)
+before the SDK and the folder load (recall.server.handshake): the early answer is the
+SDK's own, word for word, for every tool set and language; nothing the host sends after it
+is lost; a first line that is neither, well formed, is left to the SDK."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from subproc import recall_env
 
-from recall.server.handshake import answer_first, initialize_result
+from recall.server.handshake import answer_first, discover_result, initialize_result
 from recall.server.mcp_text import ToolSet
 from recall.tool_text import Lang
 
@@ -30,6 +30,18 @@ _INIT = {
         "clientInfo": {"name": "test", "version": "1"},
     },
 }
+
+_M = "io.modelcontextprotocol/"
+_ENVELOPE = {
+    "params": {
+        "_meta": {
+            _M + "protocolVersion": "2026-07-28",
+            _M + "clientInfo": {"name": "test", "version": "1"},
+            _M + "clientCapabilities": {},
+        }
+    }
+}
+_DISCOVER = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", **_ENVELOPE}
 
 
 def _line(msg: dict[str, Any]) -> bytes:
@@ -59,9 +71,10 @@ def test_the_first_line_is_answered_and_nothing_after_it_is_read() -> None:
         b"not json\n",
         _line({**_INIT, "params": {"protocolVersion": "2025-06-18"}}),  # no clientInfo
         _line({**_INIT, "id": True}),
+        _line({**_DISCOVER, "params": {"_meta": {_M + "protocolVersion": "2099-01-01"}}}),
         b"",
     ],
-    ids=["ping", "garbage", "incomplete", "bool id", "eof"],
+    ids=["ping", "garbage", "incomplete", "bool id", "discover at an unknown version", "eof"],
 )
 def test_anything_else_is_left_to_the_sdk(first: bytes) -> None:
     r_in, w_in = os.pipe()
@@ -89,15 +102,23 @@ def test_an_unknown_protocol_version_gets_the_latest_the_sdk_speaks() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("options", "version"),
-    [([], "2025-06-18"), (["--tools", "all", "--lang", "zh", "--user", "u1"], "1999-01-01")],
-    ids=["agent en", "all zh pinned, unknown version"],
+    [
+        ([], "2025-06-18"),
+        (["--tools", "all", "--lang", "zh", "--user", "u1"], "1999-01-01"),
+        (["--lang", "zh"], "discover"),
+    ],
+    ids=["agent en", "all zh pinned, unknown version", "discover"],
 )
 def test_recall_serve_answers_at_once_as_the_sdk_does(
     tmp_path: Path, options: list[str], version: str
 ) -> None:
     """The real process: the answer comes before the SDK is imported, and the SDK's own
     answer to the same line (dropped, compared at run time) is the same: no warning."""
-    init = {**_INIT, "params": {**_INIT["params"], "protocolVersion": version}}  # type: ignore[dict-item]
+    init = (
+        {**_DISCOVER, "id": 0}
+        if version == "discover"
+        else {**_INIT, "params": {**_INIT["params"], "protocolVersion": version}}  # type: ignore[dict-item]
+    )
     args = [sys.executable, "-m", "recall.cli", "serve", "--path", str(tmp_path / "m"), *options]
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -112,8 +133,11 @@ def test_recall_serve_answers_at_once_as_the_sdk_does(
     proc.stdin.flush()
     first = json.loads(proc.stdout.readline())
     waited = time.perf_counter() - start
-    proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-    proc.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n')
+    if version == "discover":  # the per-request protocol: each request carries its envelope
+        proc.stdin.write(_line({"jsonrpc": "2.0", "id": 1, "method": "tools/list", **_ENVELOPE}))
+    else:
+        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        proc.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n')
     proc.stdin.close()
     rest = [json.loads(x) for x in proc.stdout.read().splitlines()]
     assert proc.stderr is not None
@@ -123,7 +147,12 @@ def test_recall_serve_answers_at_once_as_the_sdk_does(
     assert proc.wait(timeout=120) == 0, err
     lang: Lang = "zh" if "zh" in options else "en"
     tools: ToolSet = "all" if "all" in options else "agent"
-    assert first == {"id": 0, "jsonrpc": "2.0", "result": initialize_result(version, tools, lang)}
+    want = (
+        discover_result(tools, lang)
+        if version == "discover"
+        else initialize_result(version, tools, lang)
+    )
+    assert first == {"id": 0, "jsonrpc": "2.0", "result": want}
     assert [m["id"] for m in rest] == [1]  # the SDK's own answer to initialize is not repeated
     assert len(rest[0]["result"]["tools"]) == (3 if tools == "agent" else 13)
     assert "otherwise" not in err, err  # the SDK words it as recall did
