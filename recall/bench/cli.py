@@ -49,8 +49,8 @@ def _data_path(dataset: str, data: Path | None) -> Path:
         path = Path.cwd().parent / "shared" / "datasets" / path.relative_to(SHARED)
     if not path.exists():
         raise click.UsageError(
-            f"{dataset} data not found at {path}; pass --data PATH (see "
-            "../shared/datasets/README.md), or run `recall bench synthetic`, which needs no data"
+            f"{dataset} data not found at {path}; pass --data PATH to the dataset's file or "
+            "folder (docs/cli.md says which), or run `recall bench synthetic`, which needs no data"
         )
     return path
 

@@ -33,8 +33,8 @@ def chroma_client(path: Path | None, url: str | None, timeout_s: float) -> Any:
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise ConfigError(f"chroma_url {shown!r} must look like http://127.0.0.1:8000")
     hint = (
-        f"Is the Chroma server at {shown} running? Start one with `make chroma-server`, "
-        "or unset RECALL_CHROMA_URL to use the embedded store."
+        f"Is the Chroma server at {shown} running? Start one with `chroma run --path DIR "
+        "--port 8000`, or unset RECALL_CHROMA_URL to use the embedded store."
     )
     import httpx
 

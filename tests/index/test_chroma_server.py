@@ -57,7 +57,7 @@ def test_server_round_trip_and_outage(
 def test_unreachable_server_is_store_error(tmp_path: Path, embedder: recall.Embedder) -> None:
     s = recall.Settings(path=tmp_path / "mem", vector_partitions=2, chroma_timeout_s=2)
     url = f"http://127.0.0.1:{free_port()}"
-    with pytest.raises(StoreError, match="make chroma-server"):
+    with pytest.raises(StoreError, match="chroma run --path DIR"):
         mem = recall.open(chroma_url=url, settings=s)
         mem.add("x", user_id="u1")
         mem.deep_recall("x", user_id="u1")
@@ -99,7 +99,7 @@ def test_server_down_at_open_degraded_start(tmp_path: Path, embedder: recall.Emb
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     s = recall.Settings(path=tmp_path / "mem", vector_partitions=2, chroma_timeout_s=2)
-    with pytest.raises(StoreError, match="make chroma-server"):  # the default: refuse
+    with pytest.raises(StoreError, match="chroma run --path DIR"):  # the default: refuse
         recall.open(chroma_url=url, settings=s)
 
     mem = recall.open(chroma_url=url, settings=s.replace(allow_degraded_open=True))
