@@ -34,6 +34,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..errors import ConfigError
 from ..settings import ServerSettings
+from .activity import ActivityLog, recorded_routes
 from .aio import AsyncMemory
 from .auth import ApiKeys, is_loopback
 from .conn import bounded_protocol
@@ -82,7 +83,10 @@ def build_app(
         tenant_slots=conf.tenant_concurrency,
         threads=conf.threads,
     )
-    mcp = build_mcp(amem, default_user=default_user, keys=keys, tools=conf.tools, lang=conf.lang)
+    log = ActivityLog(memory.path)  # the users' activity, shown on the inspector's pages
+    mcp = build_mcp(
+        amem, default_user=default_user, keys=keys, tools=conf.tools, lang=conf.lang, activity=log
+    )
     mcp_app = mcp.streamable_http_app(
         streamable_http_path="/mcp",
         stateless_http=True,
@@ -100,11 +104,11 @@ def build_app(
     async def openapi(_request: Request) -> Response:
         return Response(document, media_type="application/json")
 
+    rest = RestApi(amem, keys, pinned=default_user)
     routes: list[BaseRoute] = [
-        *(rest := RestApi(amem, keys, pinned=default_user)).routes(),
-        *CorrectionsApi(rest).routes(),
+        *recorded_routes(log, keys, [*rest.routes(), *CorrectionsApi(rest).routes()]),
         Route("/openapi.json", openapi, methods=["GET"]),
-        *InspectorUi(amem, keys, pinned=default_user).routes(),
+        *InspectorUi(amem, keys, pinned=default_user, activity=log).routes(),
         *mcp_app.routes,
     ]
 
@@ -266,8 +270,11 @@ async def serve_loading(
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(warm)
-        conf = amem.memory.settings.server
-        await run(build_mcp(amem, default_user=default_user, tools=conf.tools, lang=conf.lang))
+        conf, act = amem.memory.settings.server, ActivityLog(amem.memory.path)
+        mcp = build_mcp(
+            amem, default_user=default_user, tools=conf.tools, lang=conf.lang, activity=act
+        )
+        await run(mcp)
         tg.cancel_scope.cancel()  # the host left: a load still running is not waited for
 
 

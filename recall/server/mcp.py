@@ -40,6 +40,7 @@ from ..errors import InputError, RecallError
 from ..memory import Memory
 from ..models import require_user_id
 from ..tool import DeepRecallArgs, Lang, bound_top_k, recall_content
+from .activity import ActivityLog, mcp_recorder
 from .aio import AsyncMemory
 from .auth import ApiKeys, key_from_headers
 from .mcp_browse import browse_tools
@@ -240,9 +241,11 @@ def build_mcp(
     keys: ApiKeys | None = None,
     tools: ToolSet = "agent",
     lang: Lang = "en",
+    activity: ActivityLog | None = None,
 ) -> MCPServer[Any]:
     """The MCP server over ``amem``: the ``tools`` set described in ``lang``, the
-    resources, and the tenant checks of ``keys``; pinned to ``default_user`` when given."""
+    resources, and the tenant checks of ``keys``; pinned to ``default_user`` when given;
+    each write, recall and correction recorded in ``activity`` when given."""
     checks = _Tools(amem, default_user, keys)
     every: list[tuple[Callable[..., Any], ToolAnnotations]] = [
         (checks.deep_recall, READS),
@@ -276,4 +279,6 @@ def build_mcp(
         uri = f"recall://{read.__name__}"
         server.resource(uri, name=read.__name__, mime_type="application/json")(read)
     server.middleware.append(checks.operators_only)
+    if activity is not None:
+        server.middleware.append(mcp_recorder(activity, keys, default_user))
     return server

@@ -23,6 +23,7 @@ from starlette.routing import Route
 
 from ...errors import InputError
 from ...models import require_user_id
+from ..activity import ActivityLog, describe
 from ..aio import AsyncMemory
 from ..auth import OPERATOR, UI_COOKIE, ApiKeys, check_pinned, key_from_headers, ui_token
 from ..errors import NotFoundError
@@ -53,11 +54,24 @@ _Handler = Callable[[Request], Awaitable[Response]]
 class InspectorUi:
     """The inspector's pages over one memory and one key set (see the module docs)."""
 
-    def __init__(self, amem: AsyncMemory, keys: ApiKeys | None, pinned: str | None = None) -> None:
+    def __init__(
+        self,
+        amem: AsyncMemory,
+        keys: ApiKeys | None,
+        pinned: str | None = None,
+        activity: ActivityLog | None = None,
+    ) -> None:
         self.amem = amem
         self.keys = keys
         self.pinned = pinned  # a server started with --user shows that user only
         self.tokens = FormTokens(amem.memory.path)
+        self.activity = activity  # the user pages show it; queries and corrections go in
+
+    def _log(self, request: Request, uid: str, action: str, answer: Any) -> None:
+        if self.activity is not None:
+            tenant = None if self.keys is None else self._tenant(request)
+            detail = describe(action, answer.model_dump(mode="json"))
+            self.activity.record(uid, action, detail, "inspector", tenant)
 
     def routes(self) -> list[Route]:
         """The Starlette routes, GET (and so HEAD) only but for the corrections' POSTs;
@@ -125,8 +139,12 @@ class InspectorUi:
         uid = self._checked(request)
         params = Params.parse(request.query_params.multi_items())
         view = await self.amem.run_for(uid, gather, self.amem.memory, uid, params)
+        if view.explained is not None:
+            self._log(request, uid, "query", view.explained)
         notice = NOTICES.get(request.query_params.get("notice", ""))
-        shown = user_page(view, auth=self.keys is not None, notice=notice, controls=True)
+        log = None if self.activity is None else self.activity.recent(uid)
+        auth = self.keys is not None
+        shown = user_page(view, auth=auth, notice=notice, activity=log, controls=True)
         return html_response(shown)
 
     # --- corrections (fix.py) ------------------------------------------------------------
@@ -176,7 +194,7 @@ class InspectorUi:
             await self._held(uid)
             record = record_of(list(await self.amem.records(uid)), record_id)
             if posted:
-                await self.amem.forget(uid, ids=[record_id])
+                self._log(request, uid, "forget", await self.amem.forget(uid, ids=[record_id]))
                 return RedirectResponse(
                     done_href(user_href(uid), "record-forgotten", "records"), status_code=303
                 )
@@ -195,7 +213,7 @@ class InspectorUi:
         chapters, newest = await self._article(uid)
         sentence = target.sentence(chapters, newest)
         if posted:
-            await self.amem.forget_fact(uid, sentence)
+            self._log(request, uid, "forget_fact", await self.amem.forget_fact(uid, sentence))
             return RedirectResponse(
                 done_href(user_href(uid), "sentence-forgotten", "article"), status_code=303
             )
@@ -230,7 +248,7 @@ class InspectorUi:
                 raise InputError(f"new is {len(new)} characters, over {MAX_NEW_CHARS}")
             if new == sentence:
                 raise InputError("new is the sentence as it stands: change it, or cancel")
-            await self.amem.edit_fact(uid, sentence, new)
+            self._log(request, uid, "edit_fact", await self.amem.edit_fact(uid, sentence, new))
             return RedirectResponse(
                 done_href(user_href(uid), "sentence-edited", "article"), status_code=303
             )
