@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import tempfile
 from collections.abc import Awaitable, Callable, Mapping
@@ -36,6 +37,8 @@ from starlette.routing import BaseRoute, Route
 from .auth import ApiKeys, key_from_headers
 
 __all__ = ["ActivityLog", "Client", "Event", "describe", "mcp_recorder", "recorded_routes"]
+
+_LOG = logging.getLogger("recall.server")
 
 Client = Literal["mcp", "rest", "inspector"]
 #: Where the logs live under the memory folder.
@@ -109,18 +112,25 @@ class ActivityLog:
         client: Client,
         tenant: str | None = None,
     ) -> None:
-        """Append an event to ``user_id``'s log (trimmed to ``keep`` past ``2 * keep``)."""
+        """Append an event to ``user_id``'s log (trimmed to ``keep`` past ``2 * keep``).
+
+        Never raises: the call it records has succeeded, and a full disk or a read-only
+        folder must not turn its answer into an error (the event is lost, said on stderr).
+        """
         path = self._path(user_id)
-        path.parent.mkdir(parents=True, exist_ok=True)
         line = Event(datetime.now(UTC), action, client, tenant, detail).line()
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
-            os.write(fd, line)  # one write: whole lines, whichever worker appends
-        finally:
-            os.close(fd)
-        lines = self._lines(path)
-        if len(lines) > 2 * self.keep:
-            self._rewrite(path, lines[-self.keep :])
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            try:
+                os.write(fd, line)  # one write: whole lines, whichever worker appends
+            finally:
+                os.close(fd)
+            lines = self._lines(path)
+            if len(lines) > 2 * self.keep:
+                self._rewrite(path, lines[-self.keep :])
+        except OSError as exc:
+            _LOG.warning("recall serve: the activity log was not written: %s", exc.strerror)
 
     def recent(self, user_id: str) -> list[Event]:
         """``user_id``'s newest ``keep`` events, newest first."""

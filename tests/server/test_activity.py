@@ -255,3 +255,13 @@ def test_the_log_is_bounded_and_skips_torn_lines(tmp_path: Path) -> None:
     log.drop("u1")
     log.drop("u1")  # gone already: no error
     assert not path.exists()
+
+
+def test_a_log_that_cannot_be_written_never_fails_the_call(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "server").write_text("a file where the log's folder would be")
+    log = ActivityLog(tmp_path)
+    log.record("u1", "remember", "1 record", "rest", None)  # no exception: the call succeeded
+    assert log.recent("u1") == []
+    assert "activity log was not written" in caplog.text
