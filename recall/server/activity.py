@@ -145,7 +145,7 @@ class ActivityLog:
     def _lines(path: Path) -> list[bytes]:
         try:
             return [raw for raw in path.read_bytes().splitlines() if raw.strip()]
-        except FileNotFoundError:
+        except OSError:  # none yet, or a folder that cannot hold one: nothing to show
             return []
 
     @staticmethod
