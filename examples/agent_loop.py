@@ -50,7 +50,7 @@ FIRST_SESSION = [
 EVENTS = "\n".join(
     f"Warning  BackOff  {m}m ago  kubelet  Back-off restarting failed container api in pod "
     f"api-7d9f{m:02d}-x{m * 7 % 10}q (exit code 137, OOMKilled, limit 1Gi)"
-    for m in range(1, 16)
+    for m in range(1, 18)
 )
 # An explicit request (the model calls the tool), a pasted log, then a question about the
 # shared past (the model proposes a deep recall) and the user's consent (the host runs it).
