@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import re
 import subprocess
 import sys
 import tempfile
@@ -44,21 +43,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+# timeline.py is a sibling script (a script's own folder is first on sys.path): the
+# shared scorer's match, as our splits' benchmark has it.
+from timeline import has
+
 MODES = ("main", "values", "labels", "both", "gate", "retro", "values+retro", "labels+retro", "all")
 #: Names of combined modes.
 ALIASES = {"both": "labels+values", "all": "labels+values+retro"}
-
-
-def has(text: str, values: list[str]) -> bool:
-    """The shared scorer's match: case-insensitive; a Latin value must start a word."""
-    t = (text or "").lower()
-    for v in (v.lower() for v in values):
-        if v[:1].isascii() and v[:1].isalnum():
-            if re.search(r"(?<![0-9a-z])" + re.escape(v), t):
-                return True
-        elif v in t:
-            return True
-    return False
 
 
 def _current_questions(data: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
