@@ -13,9 +13,9 @@ The names below are imported when first used (PEP 562): ``recall serve`` over st
 answers the host's handshake (:mod:`.handshake`) before the SDK and the ASGI stack load.
 """
 
-import importlib as _importlib
 from typing import TYPE_CHECKING as _TYPE_CHECKING
-from typing import Any as _Any
+
+from ..lazy import lazy_names as _lazy_names
 
 if _TYPE_CHECKING:
     from .aio import AsyncMemory
@@ -75,21 +75,4 @@ _HOME: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> _Any:
-    """A public name, imported from its module on first use and kept here after; a
-    module of this package as ``import recall.server.<name>`` would give it."""
-    home = _HOME.get(name)
-    if home is None:
-        try:
-            return _importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(_importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = _lazy_names(__name__, _HOME, globals(), __all__)
