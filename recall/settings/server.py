@@ -108,8 +108,9 @@ class ServerSettings(_Group):
         description="Memory calls running at once on worker threads, every tenant together; "
         "the rest wait their turn (0: anyio's 40). A call spends much of its time where "
         "Python's interpreter lock is free (a model, the vector store's process): on 2 cores "
-        "8 served the most, 16 made the slowest calls 30 times the median. A call that "
-        "timed out gives its slot back while its thread runs on.",
+        "8 served the most, 16 made the slowest calls 30 times the median. The pool never "
+        "grows past this: a call that timed out keeps its thread and its tenant's slot "
+        "until its work ends.",
     )
     yield_to_store: int = Field(
         10,

@@ -7,6 +7,7 @@ import threading
 import time
 
 import anyio
+import pytest
 
 from recall.server import AsyncMemory
 
@@ -105,3 +106,45 @@ def test_threads_bound_the_calls_running_at_once_for_every_tenant() -> None:
 
     anyio.run(main)
     assert peak[0] == 2
+
+
+def test_a_timed_out_call_keeps_its_slot_and_thread_until_its_thread_ends() -> None:
+    """The caller gives up at the timeout; the tenant's slot and the pool's thread stay
+    taken by the work still running, so the tenant's next call waits for it and the
+    threads never pass their bound (issue 35: 13 threads became 98 under timeouts)."""
+    from recall.server.lanes import TenantLanes
+
+    lanes = TenantLanes(timeout_s=0.2, tenant_slots=1, threads=2)
+    release = threading.Event()
+    started: list[float] = []
+
+    def stuck() -> None:
+        release.wait(5)
+
+    def quick() -> None:
+        started.append(time.monotonic())
+
+    async def main() -> None:
+        with pytest.raises(TimeoutError):
+            await lanes.run_for("acme:u", stuck)
+        timed_out = time.monotonic()
+        # acme's slot is still held by the running thread: its next call times out queued.
+        with pytest.raises(TimeoutError):
+            await lanes.run_for("acme:u", quick)
+        assert started == [] and lanes._lanes["acme"].calls == 1
+        # Another tenant has its own lane; the pool's second thread serves it.
+        await lanes.run_for("other:u", quick)
+        assert len(started) == 1
+        # Five more abandoned calls of five tenants: two threads at most, ever.
+        for i in range(5):
+            with pytest.raises(TimeoutError):
+                await lanes.run_for(f"t{i}:u", stuck)
+        names = [t.name for t in threading.enumerate() if t.name.startswith("recall-call")]
+        assert len(names) <= 2
+        release.set()  # the work ends: its slot comes back, acme is served again
+        await lanes.run_for("acme:u", quick)
+        assert len(started) == 2 and time.monotonic() - timed_out < 5
+        await anyio.sleep(0.05)
+        assert lanes._lanes == {}
+
+    anyio.run(main)
