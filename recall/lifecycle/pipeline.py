@@ -32,6 +32,7 @@ from ..models import Record, require_user_id, shown
 from ..settings import Settings
 from ..spans import span
 from ..store import Job, Store, Transaction, new_job_id
+from ..store.keyed import answer_at_commit
 from ..text import count_tokens
 from .answer import AnswerWithSummary, parse_answer_with_summary
 from .article import LongTerm
@@ -141,18 +142,16 @@ class Lifecycle:
             return UpdateResult(user_id=uid, job_id=job_id, summary_id=same, duplicate=bool(same),
                                 version=lt, short_term_count=short)  # fmt: skip
         if background:
-            self.store.add_job(job_id, uid, at, payload)
+            queued = self._result(uid, job_id, f"st-{job_id}").model_copy(update={"queued": True})
+            with answer_at_commit(lambda _db: queued):  # a keyed write's answer commits too
+                self.store.add_job(job_id, uid, at, payload)
             self._worker.submit(job_id)
-            return UpdateResult(
-                user_id=uid,
-                job_id=job_id,
-                summary_id=f"st-{job_id}",
-                queued=True,
-                version=self.long_term(uid).version,
-                short_term_count=len(self.short_term(uid)),
-            )
+            return queued
         summary, facts = self._summarize(payload), self._facts(uid, payload)
-        with span("store"), self.store.transaction() as tx:
+        # A keyed write's answer commits with the summary (a promotion left is the worker's).
+        written: Written
+        stored = lambda _db: self._result(uid, job_id, written[1][0].id)  # noqa: E731
+        with span("store"), answer_at_commit(stored), self.store.transaction() as tx:
             tx.add_summarized_job(job_id, uid, at)
             written = self._put_summary(tx, uid, job_id, at, summary, payload, facts)
         promotions: list[tuple[int, list[str]]] = []
@@ -171,16 +170,17 @@ class Lifecycle:
             self._worker.submit(job_id)
         else:
             self.store.finish_job(job_id)
+        return self._result(uid, job_id, written[1][0].id, promotions)
+
+    def _result(
+        self, uid: str, job_id: str, summary_id: str, done: Sequence[tuple[int, list[str]]] = ()
+    ) -> UpdateResult:
+        """What an update_memory call that wrote the summary ``summary_id`` answers."""
         return UpdateResult(
-            user_id=uid,
-            job_id=job_id,
-            summary_id=written[1][0].id,
-            promoted=bool(promotions),
-            promoted_ids=[i for p in promotions for i in p[1]],
-            versions=[p[0] for p in promotions],
-            version=self.long_term(uid).version,
-            short_term_count=len(self.short_term(uid)),
-        )
+            user_id=uid, job_id=job_id, summary_id=summary_id, promoted=bool(done),
+            promoted_ids=[i for p in done for i in p[1]], versions=[p[0] for p in done],
+            version=self.long_term(uid).version, short_term_count=len(self.short_term(uid)),
+        )  # fmt: skip
 
     def should_summarize(self, messages: Sequence[Any]) -> bool:
         """True once ``messages`` reach ``settings.lifecycle.summarize_threshold_tokens``."""

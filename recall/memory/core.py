@@ -31,6 +31,7 @@ from ..index.sync import IndexSync
 from ..models import Hit, Profile, Record, require_user_id
 from ..settings import Settings
 from ..store import STORE_FILE, open_store
+from ..store.keyed import answer_at_commit
 from ..tool import handle_tool_call
 
 if TYPE_CHECKING:  # the lifecycle is imported lazily at run time
@@ -141,10 +142,12 @@ class MemoryCore:
         if not records:
             return []
         uid = records[0].user_id
-        version = self._store.put(records)[uid]
+        ids = [r.id for r in records]
+        with answer_at_commit(lambda _db: ids):  # a keyed write's answer commits with it
+            version = self._store.put(records)[uid]
         self._sync.after_write(uid, version, written=records)
         self._prewarm(uid)
-        return [r.id for r in records]
+        return ids
 
     def delete(self, ids: str | Sequence[str], *, user_id: str) -> int:
         """Delete the user's records with these ids; returns how many existed."""

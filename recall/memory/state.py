@@ -9,16 +9,23 @@ here, as any third party would.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from ..errors import RecallError
 from ..models import require_user_id
 from ..store import idempotency
+from ..store.keyed import KeyedWrite, keyed
+from ..store.owners import drop
 from .core import MemoryCore
 
 __all__ = ["FailedJob", "IndexState", "KeyClaim", "StateMethods", "UserIndexState"]
+
+log = logging.getLogger(__name__)
 
 
 class UserIndexState(BaseModel):
@@ -63,6 +70,9 @@ class KeyClaim(BaseModel):
     )
     status: int = Field(0, description="The remembered answer's HTTP status (done).")
     body: str = Field("", description="The remembered answer (done).")
+    replayed: bool = Field(
+        False, description="done: an answer remembered from before, not this call's write."
+    )
 
 
 class StateMethods(MemoryCore):
@@ -135,7 +145,7 @@ class StateMethods(MemoryCore):
         """Reserve ``key`` of ``user_id`` for the request ``fingerprint``, or say why not
         (the answer remembered for it, still running, or used for another request)."""
         got = idempotency.begin(self._store, require_user_id(user_id), key, fingerprint)
-        return KeyClaim(state=got.state, status=got.status, body=got.body)
+        return KeyClaim(state=got.state, status=got.status, body=got.body, replayed=True)
 
     def finish_key(self, user_id: str, key: str, status: int, body: str) -> None:
         """Remember the answer of the write that reserved ``key``."""
@@ -144,3 +154,44 @@ class StateMethods(MemoryCore):
     def release_key(self, user_id: str, key: str) -> None:
         """Free a reservation whose write failed before writing: a retry runs again."""
         idempotency.release(self._store, require_user_id(user_id), key)
+
+    def write_once(
+        self,
+        user_id: str,
+        key: str,
+        fingerprint: str,
+        write: Callable[[], Any],
+        answer: Callable[[Any], str],
+        status: int = 201,
+    ) -> KeyClaim:
+        """Run ``write`` once per ``user_id`` and ``key`` (the request ``fingerprint``).
+
+        ``write`` is one of this facade's writes (``add_many``, ``update_memory``,
+        ``import_user``); ``answer`` turns what it returns into the answer remembered with
+        ``status``. That answer commits in the same transaction as the write, so a process
+        killed mid-write left either both (a retry gets the answer) or neither (a retry
+        runs the write, at once: the dead owner's reservation is taken over). Returns the
+        answer (``done``; ``replayed`` when remembered from before), or says the key is
+        ``running`` elsewhere or named another request (``mismatch``). A ``write`` that
+        fails before its commit frees the key; one that fails after it keeps the answer
+        committed with it.
+        """
+        uid = require_user_id(user_id)
+        got = idempotency.begin(self._store, uid, key, fingerprint)
+        if got.state != "new":
+            return KeyClaim(state=got.state, status=got.status, body=got.body, replayed=True)
+        run = KeyedWrite(uid, key, got.token, status, answer)
+        try:
+            with keyed(run):
+                body = answer(write())
+        except BaseException:
+            if not run.committed:
+                try:
+                    idempotency.release(self._store, uid, key, got.token)
+                except RecallError:  # a dead owner's reservation: taken over by the retry
+                    log.warning("recall: could not free the key %r of user %r", key, uid)
+            raise
+        finally:
+            drop(got.token)
+        idempotency.finish(self._store, uid, key, status, body, got.token, committed=run.committed)
+        return KeyClaim(state="done", status=status, body=body)

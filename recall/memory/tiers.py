@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .. import inputs
 from ..lifecycle import corrections
 from ..models import require_user_id
+from ..store.keyed import answer_at_commit
 from .core import MemoryCore
 
 if TYPE_CHECKING:
@@ -115,16 +116,23 @@ class TierMethods(MemoryCore):
         """Remove every sentence of the user's article that contains ``fact`` (case and
         spacing ignored), as a new version. The summaries and turns it came from keep it:
         :meth:`~recall.memory.forget.ForgetMethods.forget` removes it from every tier."""
-        return self._revise(user_id, lambda a: corrections.forget_fact(a, fact))
+        return self._revised(user_id, lambda a: corrections.forget_fact(a, fact))
 
     def edit_fact(self, user_id: str, old: str, new: str) -> LongTerm:
         """Replace ``old`` (exact text) with ``new`` throughout the article, as a new version."""
-        return self._revise(user_id, lambda a: corrections.edit_fact(a, old, new))
+        return self._revised(user_id, lambda a: corrections.edit_fact(a, old, new))
 
     def rollback(self, user_id: str, version: int) -> LongTerm:
         """Write the chapters of ``version`` as a new version (undo it by rolling back again)."""
         uid = require_user_id(user_id)
-        return self._revise(uid, lambda _: corrections.rollback_to(self._store, uid, version))
+        return self._revised(uid, lambda _: corrections.rollback_to(self._store, uid, version))
+
+    def _revised(self, user_id: str, change: Callable[[Article], Article]) -> LongTerm:
+        """:meth:`_revise` as a write of its own: a keyed write's answer (the new version)
+        commits with it (:mod:`recall.store.keyed`)."""
+        uid = require_user_id(user_id)
+        with answer_at_commit(lambda _db: self.long_term(uid)):
+            return self._revise(uid, change)
 
     def _revise(self, user_id: str, change: Callable[[Article], Article]) -> LongTerm:
         from ..lifecycle.corrections import revise

@@ -15,7 +15,10 @@ from .. import inputs
 from ..errors import UnknownUserError
 from ..index.purge import purge_user_vectors
 from ..models import require_user_id
+from ..store.dialect import Db
 from ..store.export import export_lines, parse_export
+from ..store.keyed import answer_at_commit
+from ..store.records import user_version
 from .core import MemoryCore
 
 __all__ = ["ImportResult", "UserDeletion", "UserMethods"]
@@ -105,7 +108,18 @@ class UserMethods(MemoryCore):
         uid = require_user_id(parsed.user_id if user_id is None else user_id)
         records = inputs.records(parsed.items, uid, self.settings)
         articles = parsed.article_rows(uid)
-        version = self._store.import_user(uid, records, articles)
+
+        def result(db: Db) -> ImportResult:  # a keyed write's answer commits with it
+            return ImportResult(
+                user_id=uid,
+                source_user_id=parsed.user_id,
+                records=len(records),
+                articles=len(articles),
+                version=user_version(db, uid),
+            )
+
+        with answer_at_commit(result):
+            version = self._store.import_user(uid, records, articles)
         self._retriever.forget(uid)
         self._sync.after_write(uid, version, written=records)
         self._prewarm(uid)

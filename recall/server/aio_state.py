@@ -1,10 +1,11 @@
-"""The async face of :mod:`recall.memory.state`: users, index state, article version and
-writes remembered by key, and the day's log, each run on a worker thread and awaited."""
+"""The async face of :mod:`recall.memory.state`: users, index state, article version,
+writes run once per key, and the day's log, each run on a worker thread and awaited."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, tzinfo
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .lanes import TenantLanes
 
@@ -59,6 +60,21 @@ class AsyncStateMethods(TenantLanes):
     async def release_key(self, user_id: str, key: str) -> None:
         """:meth:`recall.Memory.release_key` on a worker thread."""
         await self.run_for(user_id, self.memory.release_key, user_id, key)
+
+    async def write_once(
+        self,
+        user_id: str,
+        key: str,
+        fingerprint: str,
+        write: Callable[[], Any],
+        answer: Callable[[Any], str],
+        status: int = 201,
+    ) -> KeyClaim:
+        """:meth:`recall.Memory.write_once` on a worker thread."""
+        claim: KeyClaim = await self.run_for(
+            user_id, self.memory.write_once, user_id, key, fingerprint, write, answer, status
+        )
+        return claim
 
     async def daily_log(
         self,

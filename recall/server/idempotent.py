@@ -1,39 +1,32 @@
 """The ``Idempotency-Key`` of the REST API's POST writes (notes, memories, import).
 
 A write sent with the header runs once per user and key: its answer is remembered in the
-store (:meth:`recall.Memory.claim_key`) and a retry with the same key gets that answer,
-writing nothing, even when the first request answered 504 because the write outlived the
-request timeout. This module owns the header's name and syntax (:func:`idempotency_key`),
-the ids a keyed note gets (:func:`note_ids`) and the run-once protocol (:func:`run_once`).
+store, committed with the write itself (:meth:`recall.Memory.write_once`), and a retry
+with the same key gets that answer, writing nothing, even when the first request answered
+504 because the write outlived the request timeout, or the process was killed mid-write.
+This module owns the header's name and syntax (:func:`idempotency_key`), the ids a keyed
+note gets (:func:`note_ids`) and the run-once protocol (:func:`run_once`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
-import threading
 from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .. import KeyClaim
-from ..errors import InputError, RecallError
+from ..errors import InputError
 from .aio import AsyncMemory
 from .errors import InProgressError, KeyReusedError
 
 __all__ = ["IDEMPOTENCY_HEADER", "idempotency_key", "note_ids", "run_once"]
 
-# The REST API's logger, as before these helpers left recall.server.rest.
-log = logging.getLogger("recall.server.rest")
 #: The request header that makes a POST write safe to retry (see the module docs).
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 _MAX_KEY = 255
-# (user, key) of the keyed writes running in this process (their worker threads add and
-# remove them), so that a slow write's reservation is never taken over as stale.
-_running: set[tuple[str, str]] = set()
-_running_lock = threading.Lock()
 
 
 def idempotency_key(request: Request) -> str | None:
@@ -69,61 +62,35 @@ async def run_once(
     uid: str,
     key: str,
     request_id: str,
-    write: Callable[[], BaseModel],
+    write: Callable[[], Any],
     status: int = 201,
+    shape: Callable[[Any], BaseModel] | None = None,
 ) -> Response:
     """Run ``write`` (on a worker thread) once per user and ``key``.
 
     ``request_id`` identifies the request (its route and canonical body): a key sent
     again with another request is refused (422), with the same one while the first
-    still runs answered 409, after it the first answer comes back.
+    still runs answered 409, after it the first answer comes back. ``write`` returns the
+    memory's own answer; ``shape`` makes it the response (default: it is one already).
+    The answer commits with the write (:meth:`recall.Memory.write_once`): a retry after
+    a crash mid-write gets it, or runs the write if it never committed.
     """
-    memory = amem.memory
-    fingerprint = _fingerprint(request_id)
-    claim = await amem.claim_key(uid, key, fingerprint)
-    if claim.state == "new" and (uid, key) in _running:
-        # A reservation goes stale by its age; one whose write still runs here is not.
-        claim = KeyClaim(state="running")
+
+    def answer(value: Any) -> str:
+        return (value if shape is None else shape(value)).model_dump_json()
+
+    claim = await amem.write_once(uid, key, _fingerprint(request_id), write, answer, status)
     if claim.state == "done":
+        replayed = {"idempotent-replayed": "true"} if claim.replayed else {}
         return Response(
-            claim.body,
-            status_code=claim.status,
-            media_type="application/json",
-            headers={"idempotent-replayed": "true"},
+            claim.body, status_code=claim.status, media_type="application/json", headers=replayed
         )
     if claim.state == "running":
         raise InProgressError(
             f"a write with {IDEMPOTENCY_HEADER} {key!r} is still running; retry in a few "
             "seconds with the same key to get its answer"
         )
-    if claim.state == "mismatch":
-        raise KeyReusedError(
-            f"{IDEMPOTENCY_HEADER} {key!r} was already used for a different request of "
-            f"user {uid!r}; send a new key with every new write"
-        )
-
-    def remembered() -> str:
-        # The answer is remembered on this thread, right after the write: a client that
-        # timed out (504) and retries with the key gets it, though it never saw it.
-        with _running_lock:
-            _running.add((uid, key))
-        try:
-            body = write().model_dump_json()
-        except InputError:
-            # Refused before anything was written: the key is free for a corrected retry.
-            try:
-                memory.release_key(uid, key)
-            except RecallError:  # the reservation goes stale and is taken over later
-                log.warning("recall server: could not release %s %r", IDEMPOTENCY_HEADER, key)
-            raise
-        # Any other failure may follow a commit (update_memory stores its summary before a
-        # promotion that can fail): the reservation stays, so a retry answers 409 and
-        # cannot store the summary twice; it is taken over only once stale (STALE_S).
-        finally:
-            with _running_lock:
-                _running.discard((uid, key))
-        memory.finish_key(uid, key, status, body)
-        return body
-
-    body = await amem.run_for(uid, remembered)
-    return Response(body, status_code=status, media_type="application/json")
+    raise KeyReusedError(
+        f"{IDEMPOTENCY_HEADER} {key!r} was already used for a different request of "
+        f"user {uid!r}; send a new key with every new write"
+    )

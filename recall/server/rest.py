@@ -128,8 +128,9 @@ class RestApi:
         request: Request,
         uid: str,
         request_id: str,
-        write: Callable[[], BaseModel],
+        write: Callable[[], Any],
         status: int = 201,
+        shape: Callable[[Any], BaseModel] = lambda done: done,  # what write returns: the answer
     ) -> Response:
         """Run ``write`` (on a worker thread) once per ``Idempotency-Key``, if one was sent.
 
@@ -139,8 +140,8 @@ class RestApi:
         """
         key = idempotency_key(request)
         if key is None:
-            return json_response(await self.amem.run_for(uid, write), status)
-        return await run_once(self.amem, uid, key, request_id, write, status)
+            return json_response(shape(await self.amem.run_for(uid, write)), status)
+        return await run_once(self.amem, uid, key, request_id, write, status, shape)
 
     def _user(self, request: Request) -> str:
         with span("auth"):
@@ -201,17 +202,16 @@ class RestApi:
         uid = self._user(request)
         body = await read_body(request, s.NotesBody)
         items = [n.model_dump(exclude_none=True) for n in body.notes]
-        key = idempotency_key(request)
+        key, rid = idempotency_key(request), f"notes {body.model_dump_json()}"
         if key is not None:
-            request_id = f"notes {body.model_dump_json()}"
-            for item, derived in zip(items, note_ids(key, request_id, len(items)), strict=True):
+            for item, derived in zip(items, note_ids(key, rid, len(items)), strict=True):
                 item.setdefault("id", derived)
         memory = self.amem.memory
 
-        def write() -> s.IdsResponse:
-            return s.IdsResponse(ids=memory.add_many(items, user_id=uid))
+        def write() -> list[str]:
+            return memory.add_many(items, user_id=uid)
 
-        return await self._write(request, uid, f"notes {body.model_dump_json()}", write)
+        return await self._write(request, uid, rid, write, shape=lambda i: s.IdsResponse(ids=i))
 
     async def forget(self, request: Request) -> Response:
         """DELETE /memories/{record_id}: delete one record (404 when absent)."""

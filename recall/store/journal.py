@@ -28,6 +28,7 @@ from typing import Any
 
 from .base import Job
 from .dialect import Db, Dialect
+from .keyed import settled_write
 
 __all__ = ["JobJournal", "add_summarized_job", "mark_job_summarized", "new_job_id"]
 
@@ -85,7 +86,7 @@ class JobJournal:
         """Journal a pending job with its states, held by this process until it is done."""
         self.sql.claim(job_id)
         try:
-            with self.sql.write() as db:
+            with settled_write(self.sql) as db:
                 db.execute(
                     "INSERT INTO lt_jobs (job_id, user_id, created_at, states, status) "
                     "VALUES (?, ?, ?, ?, 'pending')",

@@ -15,6 +15,7 @@ from typing import Any
 from ..models import Record, stored_metadata
 from .base import content_hash
 from .dialect import Db, Dialect
+from .keyed import settled_write
 
 __all__ = [
     "Records",
@@ -135,7 +136,7 @@ class Records:
 
     def put(self, records: Sequence[Record]) -> dict[str, int]:
         """Insert or replace ``records``; returns each touched user's new version."""
-        with self.sql.write() as db:
+        with settled_write(self.sql) as db:
             put_records(self.sql, db, records)
             return {u: bump_version(db, u) for u in dict.fromkeys(r.user_id for r in records)}
 

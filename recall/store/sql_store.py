@@ -26,6 +26,7 @@ from .articles import Articles
 from .base import ArticleRow, Job
 from .dialect import Db, Dialect
 from .journal import JobJournal
+from .keyed import settled_write
 from .meta import Meta
 from .records import Records
 from .schema import migrate
@@ -57,7 +58,7 @@ class SqlStore:
         """One write transaction: all of it commits or none of it does."""
         tx: SqlTransaction | None = None
         try:
-            with self.sql.write() as db:
+            with settled_write(self.sql) as db:
                 tx = SqlTransaction(self.sql, db)
                 yield tx
         except BaseException:

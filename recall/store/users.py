@@ -19,6 +19,7 @@ from ..models import Record
 from .articles import insert_article
 from .base import ArticleRow
 from .dialect import Db, Dialect
+from .keyed import settled_write
 from .records import bump_version, put_records
 
 __all__ = [
@@ -82,7 +83,7 @@ class UserStore:
         versions = [a.version for a in articles]
         if versions != list(range(1, len(articles) + 1)):
             raise InputError(f"article versions must run 1, 2, ... in order; got {versions}")
-        with self.sql.write() as db:
+        with settled_write(self.sql) as db:
             if holds_anything(db, user_id):
                 raise UserExistsError(
                     f"user {user_id!r} already holds memory; delete it first or import under "

@@ -204,18 +204,29 @@ def test_a_key_used_again_for_other_notes_never_replaces_the_old_ones(
     assert {"Deploys run on Fridays.", "The office moved to Ghent."} <= texts
 
 
-def test_a_write_that_failed_after_storing_keeps_its_key(
+def test_a_write_that_failed_after_storing_answers_what_it_stored(
     mem: recall.Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The summary commits (with its answer), then the promotion fails: the retry gets
+    the answer of what was stored and stores nothing; a failure before the commit frees
+    the key, so the retry runs."""
     post = _client(mem)
-    stored: list[str] = []
+    life = mem._lifecycle()
 
-    def stores_then_fails(states: object, *, user_id: str, **_kw: object) -> None:
-        stored.append(user_id)  # the summary is committed, then the promotion fails
+    def fails(*_args: object, **_kw: object) -> None:
         raise recall.LLMError("the LLM endpoint answered 500")
 
-    monkeypatch.setattr(mem, "update_memory", stores_then_fails)
+    monkeypatch.setattr(life, "_promote_all", fails)
     body = {"summary": "We picked Redis for the cache."}
     assert post("POST", f"{U}/memories", key="m1", json=body).status_code == 502
     again = post("POST", f"{U}/memories", key="m1", json=body)
-    assert again.status_code == 409 and len(stored) == 1  # not run twice
+    assert again.status_code == 201 and again.headers["idempotent-replayed"] == "true"
+    [summary] = mem.records("u1", ["short_term"])  # stored once
+    assert again.json()["summary_id"] == summary.id and not again.json()["promoted"]
+    monkeypatch.setattr(life, "_summarize", fails)  # now it fails before anything commits
+    other = {"summary": "The office moved to Ghent."}
+    assert post("POST", f"{U}/memories", key="m2", json=other).status_code == 502
+    monkeypatch.undo()
+    retry = post("POST", f"{U}/memories", key="m2", json=other)
+    assert retry.status_code == 201 and "idempotent-replayed" not in retry.headers
+    assert len(mem.records("u1", ["short_term"])) == 2
