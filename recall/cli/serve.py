@@ -25,7 +25,10 @@ __all__ = ["serve"]
     "--user",
     "user_id",
     default=None,
-    help="Serve this user only: MCP tools act on it; MCP, REST and /ui refuse any other user.",
+    help="Serve this user only, on every surface: MCP tools act on it; MCP, REST (/v1) and "
+    "the inspector (/ui) answer 403 for any other user, whatever the API key allows; the "
+    "inspector's user list, /v1/stats and MCP's stats and check resources count this user "
+    "alone.",
 )
 @click.option(
     "--host", default=None, help="HTTP address (default $RECALL_SERVER_HOST, else 127.0.0.1)."

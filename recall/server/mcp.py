@@ -59,7 +59,7 @@ from .mcp_text import advertised, describe
 from .rest_browse import check_window
 from .schemas import CompactRecall, DeletedResponse, RelevantResponse
 
-__all__ = ["ChatMessage", "build_mcp", "folder_stats", "index_check"]
+__all__ = ["ChatMessage", "build_mcp", "folder_stats", "index_check", "served_stats"]
 
 _T = TypeVar("_T")
 _ARGS = DeepRecallArgs.model_fields
@@ -91,6 +91,12 @@ def folder_stats(memory: Memory, only: str | None = None) -> dict[str, Any]:
         "kinds": row.kinds if row else {},
         "lagging_users": int(row is not None and row.lagging),
     }
+
+
+def served_stats(memory: Memory, only: str | None = None) -> dict[str, Any]:
+    """REST's ``/v1/stats``: :meth:`recall.Memory.stats` (the operator's, the folder's path
+    included), or on a server pinned to ``only``, :func:`folder_stats` of that user alone."""
+    return memory.stats() if only is None else folder_stats(memory, only)
 
 
 def index_check(memory: Memory, only: str | None = None) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from .bodies import json_response, parse_json, read_body
 from .error_answers import EXCEPTION_HANDLERS, error_response, http_error
 from .errors import NotFoundError
 from .idempotent import IDEMPOTENCY_HEADER, idempotency_key, note_ids, run_once
+from .mcp import served_stats
 from .rest_browse import BROWSE_ENDPOINTS, BrowseApi, check_window
 from .rest_endpoint import Endpoint, require_held
 
@@ -289,10 +290,10 @@ class RestApi:
         return json_response(await self.amem.delete_user(uid))
 
     async def stats(self, request: Request) -> Response:
-        """GET /v1/stats: Memory.stats (an operator key when keys are configured)."""
+        """GET /v1/stats: Memory.stats (an operator key); a pinned server's user's alone."""
         if self.keys is not None:
             self.keys.require_operator(key_from_headers(request.headers))
-        return JSONResponse(await self.amem.stats())
+        return JSONResponse(await self.amem.run(served_stats, self.amem.memory, self.pinned))
 
     async def health(self, _request: Request) -> Response:
         """GET /healthz: liveness, no key needed."""
