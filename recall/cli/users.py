@@ -39,8 +39,9 @@ def delete_user(
     """Erase every record, article version, job and vector of USER (cannot be undone).
 
     The rows are gone for every reader at once; with --vacuum the files are rewritten
-    without them too. What PostgreSQL's WAL and Chroma's log still keep: docs/server.md,
-    "Erasure on a server store".
+    without them too (also for a user erased before, through the server or the library:
+    the vacuum is of the whole store). What PostgreSQL's WAL, backups and Chroma's log
+    still keep: docs/server.md, "Erasure on a server store".
     """
     if not yes:  # the question on stderr: stdout holds the answer alone (--json)
         try:
@@ -51,13 +52,15 @@ def delete_user(
     with open_memory(path, chroma_url) as mem:
         done = mem.delete_user(user_id)
         settings = mem.settings
-    if not done.existed:
+    if not done.existed and not vacuum:
         raise click.ClickException(f"user {user_id!r} holds no memory in {path}")
-    if not as_json:  # said before the vacuum, which may fail after the erasure held
+    if not as_json and done.existed:  # said before the vacuum, which may fail after it
         click.echo(
             f"erased user {user_id}: {done.records} records, {done.articles} article "
             f"versions, {done.jobs} jobs, {done.vectors} vectors"
         )
+    elif not as_json:  # erased before (REST, MCP, the library): the files may still hold it
+        click.echo(f"user {user_id} holds no memory in {path} (nothing to erase); vacuuming")
     lines = _vacuum(settings) if vacuum else None
     if as_json:
         echo_json({**done.model_dump(mode="json"), "vacuum": lines})

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import StoreError
 from .users import USER_TABLES
-from .vacuum import PG_NOT_OWNED, PG_VACUUM
+from .vacuum import PG_MAY_VACUUM_STATISTICS, PG_NOT_OWNED, PG_VACUUM
 
 __all__ = ["vacuum_postgres"]
 
@@ -47,6 +47,7 @@ def vacuum_postgres(db: Any, conn: Any, *, lock_timeout_s: float) -> list[str]:
             f"skipped {', '.join(sorted(others))}: only their owner or a superuser "
             "may vacuum them; run `recall delete-user --vacuum` as that role"
         )
+    lines.append(_statistics(db, lock_timeout_s))
     try:
         conn.execute("CHECKPOINT")
         lines.append("  CHECKPOINT: the old files are unlinked")
@@ -60,3 +61,23 @@ def vacuum_postgres(db: Any, conn: Any, *, lock_timeout_s: float) -> list[str]:
         "recycled (docs/server.md: Erasure on a server store)"
     )
     return lines
+
+
+def _statistics(db: Any, lock_timeout_s: float) -> str:
+    """Rewrite ``pg_statistic``: ANALYZE (autovacuum's too) keeps sampled values of the
+    columns there, the erased text and user ids included, and each new ANALYZE leaves the
+    old row dead in its file. Only a superuser may vacuum the catalog; the line says so."""
+    import psycopg
+
+    if not db.execute(PG_MAY_VACUUM_STATISTICS).fetchone()[0]:
+        return (
+            "skipped pg_statistic: ANALYZE's samples of the columns (erased values among "
+            "them) stay in its file until a superuser runs VACUUM FULL pg_catalog.pg_statistic"
+        )
+    db.execute(f"SET lock_timeout = {int(lock_timeout_s * 1000)}")
+    try:
+        db.execute("VACUUM FULL pg_catalog.pg_statistic")
+    finally:
+        with suppress(psycopg.Error, StoreError):
+            db.execute("RESET lock_timeout")
+    return "VACUUM FULL pg_statistic: the column samples ANALYZE kept, rewritten without them"

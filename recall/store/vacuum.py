@@ -17,10 +17,22 @@ from pathlib import Path
 
 from ..errors import mapped
 
-__all__ = ["PG_NOT_OWNED", "PG_VACUUM", "vacuum_sqlite", "vacuum_sqlite_file"]
+__all__ = [
+    "PG_MAY_VACUUM_STATISTICS",
+    "PG_NOT_OWNED",
+    "PG_VACUUM",
+    "vacuum_sqlite",
+    "vacuum_sqlite_file",
+]
 
 #: PostgreSQL: the statement run on each table that holds a user's rows.
 PG_VACUUM = "VACUUM (FULL, ANALYZE) {table}"
+#: PostgreSQL: whether this role may vacuum ``pg_statistic`` (a superuser, or its owner).
+PG_MAY_VACUUM_STATISTICS = (
+    "SELECT pg_has_role(current_user, c.relowner, 'USAGE') OR (SELECT rolsuper FROM "
+    "pg_roles WHERE rolname = current_user) FROM pg_class c "
+    "WHERE c.oid = 'pg_catalog.pg_statistic'::regclass"
+)
 #: PostgreSQL: which of the tables named (an array) this role may not vacuum.
 PG_NOT_OWNED = (
     "SELECT c.relname FROM pg_class c WHERE c.relname = ANY(?) AND c.relkind = 'r' "

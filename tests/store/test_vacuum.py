@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -126,3 +127,75 @@ def test_tables_this_role_may_not_vacuum_are_said_not_skipped_silently(pg_url: s
         with psycopg.connect(pg_url, autocommit=True) as admin:
             admin.execute("DROP OWNED BY recall_helper")
             admin.execute("DROP ROLE recall_helper")
+
+
+SECRET = "OKAPIWHISPER"  # short records: ANALYZE keeps such values in pg_statistic too
+
+
+def _relation_files(admin: Any, data: Path) -> list[Path]:
+    """The files of every table that holds user rows, their TOAST tables and indexes
+    (``pg_relation_filepath``: each main fork and its 1 GB segments)."""
+    from recall.store.users import USER_TABLES
+
+    rows = admin.execute(
+        "SELECT pg_relation_filepath(c.oid) FROM pg_class c "
+        "WHERE c.relname = ANY(%(t)s) "
+        "OR c.oid IN (SELECT reltoastrelid FROM pg_class WHERE relname = ANY(%(t)s)) "
+        "OR c.oid IN (SELECT indexrelid FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid "
+        "WHERE t.relname = ANY(%(t)s) OR t.oid IN "
+        "(SELECT reltoastrelid FROM pg_class WHERE relname = ANY(%(t)s)))",
+        {"t": list(USER_TABLES)},
+    ).fetchall()
+    files = [data / r[0] for r in rows if r[0]]
+    return [p for f in files for p in f.parent.glob(f"{f.name}*") if p.is_file()]
+
+
+def test_an_erased_user_leaves_no_copy_in_the_heap_files_after_the_operator_step(
+    tmp_path: Path,
+    pg_server: object,
+    pg_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 35 item 5: the erasure (as ``DELETE /v1/users/{user}`` runs it), a checkpoint,
+    then the documented step as a command of its own: ``recall delete-user --vacuum`` on
+    the user already erased vacuums (it refused with "holds no memory" before), and no
+    relation file of the store, nor any file of the database, holds the text after it."""
+    import psycopg
+
+    data = getattr(pg_server, "data", None)
+    if data is None or not Path(data).is_dir():
+        pytest.skip("the server's files are not on this machine")
+    folder = tmp_path / "m"
+    settings = recall.Settings(path=folder, store_url=pg_url, vector_partitions=2)
+    with recall.open(settings=settings) as mem:
+        notes = [{"text": f"{SECRET} pin {i}"} for i in range(40)]
+        mem.add_many(notes, user_id="victim")
+        mem.update_memory(f"{SECRET}: the victim's summary.", user_id="victim")
+        mem.add("The other user's cache is Redis.", user_id="other")
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute("ANALYZE")  # what autovacuum runs on its own: samples in pg_statistic
+        oid = admin.execute("SELECT oid FROM pg_database WHERE datname = current_database()")
+        database = Path(data) / "base" / str(oid.fetchone()[0])  # type: ignore[index]
+
+        def holding(files: list[Path]) -> list[Path]:
+            admin.execute("CHECKPOINT")  # what the buffers hold reaches the files
+            return [p for p in files if SECRET.encode() in p.read_bytes()]
+
+        with recall.open(settings=settings) as mem:
+            assert mem.delete_user("victim").existed
+        assert holding(_relation_files(admin, Path(data)))  # the reason for the step
+        monkeypatch.setenv("RECALL_STORE_URL", pg_url)
+        result = CliRunner().invoke(
+            main, ["delete-user", "--user", "victim", "--yes", "--vacuum", "--path", str(folder)]
+        )
+        assert result.exit_code == 0, result.output
+        assert "holds no memory" in result.output and "VACUUM FULL records" in result.output
+        assert holding(_relation_files(admin, Path(data))) == []
+        assert holding([p for p in database.rglob("*") if p.is_file()]) == []
+    with recall.open(settings=settings) as mem:  # the rest of the memory is intact
+        assert [r.text for r in mem.records("other")] == ["The other user's cache is Redis."]
+    # Without --vacuum, a user that holds nothing is still an error.
+    refused = CliRunner().invoke(
+        main, ["delete-user", "--user", "victim", "--yes", "--path", str(folder)]
+    )
+    assert refused.exit_code == 1 and "holds no memory" in refused.output
