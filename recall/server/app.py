@@ -37,7 +37,7 @@ from ..settings import ServerSettings
 from .activity import ActivityLog, recorded_routes
 from .aio import AsyncMemory
 from .auth import ApiKeys, is_loopback
-from .conn import bounded_protocol
+from .conn import protocol_for
 from .corrections import CorrectionsApi
 from .gate import Gate
 from .handshake import Early
@@ -121,7 +121,7 @@ def build_app(
                 print(line, file=sys.stderr, flush=True)
             yield
 
-    gate = Middleware(Gate, keys=keys, settings=conf, public=_PUBLIC)
+    gate = Middleware(Gate, keys=keys, settings=conf, public=_PUBLIC, routes=routes)
     # Outermost, so that a request's tally covers the Gate and the route.
     timing = [Middleware(ServerTiming)] if conf.timing else []
     return Starlette(
@@ -242,9 +242,8 @@ def uvicorn_options(conf: ServerSettings) -> dict[str, Any]:
         "access_log": conf.log_level != "warning",
         # The connection cap is the protocol's: a JSON 503 and the socket closed at once
         # (uvicorn's limit_concurrency keeps the socket until it sends a request).
-        "http": bounded_protocol(
-            conf.header_timeout_s, conf.max_header_bytes, conf.max_connections
-        ),
+        # So are one address's share and what one connection may make the server hold.
+        "http": protocol_for(conf),
         "h11_max_incomplete_event_size": conf.max_header_bytes,
         "timeout_keep_alive": conf.keep_alive_s,
         "timeout_graceful_shutdown": int(conf.request_timeout_s),

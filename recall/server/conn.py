@@ -1,4 +1,4 @@
-"""Connections with a deadline for their headers: uvicorn's HTTP protocols, bounded.
+"""Connections bounded in time, bytes and share: uvicorn's HTTP protocols, with limits.
 
 uvicorn times out a connection only between requests (``timeout_keep_alive``, armed after
 a response). A client that connects and sends nothing, or sends headers a byte at a time,
@@ -8,110 +8,54 @@ of them shut everyone else out. :func:`bounded_protocol` gives uvicorn's protoco
 the connection's first moment, or a request's first byte, to the end of that request's
 headers. When it runs out the client gets a JSON 408 and the connection is closed.
 The header bytes are capped too (h11 by ``h11_max_incomplete_event_size``, httptools here:
-uvicorn sets no cap of its own on the httptools path).
+uvicorn sets no cap of its own on the httptools path): a JSON 431.
 
-Past ``max_connections`` open connections a new one is answered a JSON 503 and closed at
-once. uvicorn's own ``limit_concurrency`` answers plain text, and only once the extra
-connection has sent a request: until then it holds a socket, the very thing a flood of
-silent clients runs the server out of.
+Past ``max_connections`` open connections, or ``max_client_connections`` from one client
+address, a new one is answered a JSON 503 and closed at once. uvicorn's own
+``limit_concurrency`` answers plain text, and only once the extra connection has sent a
+request: until then it holds a socket, the very thing a flood of silent clients runs the
+server out of. A request uvicorn cannot parse (raw bytes, a bad ``Content-Length``) is a
+JSON 400, not uvicorn's plain text.
 
-The body has its own limit in the :class:`~recall.server.gate.Gate` (``body_timeout_s``).
+What one connection may make the server hold (unsent answers, pipelined requests, a write
+deadline) is :mod:`recall.server.conn_flow`'s; the body has its own limit in the
+:class:`~recall.server.gate.Gate` (``body_timeout_s``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-from typing import Any, cast
+from typing import TYPE_CHECKING, cast
 
-__all__ = ["bounded_protocol"]
+from ..settings import ServerSettings
+from .conn_door import HeaderDeadline
+from .conn_flow import ClientShare, FlowBounds
 
+__all__ = ["bounded_protocol", "protocol_for"]
 
-def _answer(status: int, reason: str, message: str) -> bytes:
-    body = json.dumps({"error": message, "status": status}).encode()
-    head = (
-        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
-    )
-    return head.encode("ascii") + body
-
-
-class _HeaderDeadline:
-    """The timer shared by both protocol classes; mixed in before uvicorn's class."""
-
-    header_timeout_s: float = 10.0
-    max_header_bytes: int = 64 * 1024
-    max_connections: int = 256
-    transport: asyncio.Transport
-    connections: set[Any]
-    loop: asyncio.AbstractEventLoop
-    _header_timer: asyncio.TimerHandle | None = None
-
-    def _admit(self) -> None:
-        """Arm the header timer, or turn the connection away when the server is full."""
-        if len(self.connections) > self.max_connections:
-            message = (
-                f"the server holds {self.max_connections} connections "
-                "(RECALL_SERVER_MAX_CONNECTIONS); retry shortly"
-            )
-            self.transport.write(_answer(503, "Service Unavailable", message))
-            self.transport.close()
-            return
-        self._arm()
-
-    def _arm(self) -> None:
-        if self._header_timer is None:
-            self._header_timer = self.loop.call_later(self.header_timeout_s, self._timed_out)
-
-    def _disarm(self) -> None:
-        if self._header_timer is not None:
-            self._header_timer.cancel()
-            self._header_timer = None
-
-    # Raw bytes of the header phase (httptools keeps a header value in its own buffer until
-    # the next header starts, so a value that never ends reaches no parser callback).
-    _raw_bytes = 0
-    _tail = b""
-
-    def _header_phase_fits(self, data: bytes) -> bool:
-        """Count ``data`` while the headers are awaited; False (431 sent, connection
-        closed) once they pass ``max_header_bytes`` with no end in sight."""
-        if self._header_timer is None:
-            return True
-        seen = self._tail + data
-        if b"\r\n\r\n" in seen:
-            self._raw_bytes = 0  # the headers end in this chunk: the rest is the body
-        else:
-            self._raw_bytes += len(data)
-            if self._raw_bytes > self.max_header_bytes:
-                self._disarm()
-                message = (
-                    f"the request headers are over {self.max_header_bytes} bytes "
-                    "(RECALL_SERVER_MAX_HEADER_BYTES); send fewer or shorter headers"
-                )
-                self.transport.write(_answer(431, "Request Header Fields Too Large", message))
-                self.transport.close()
-                return False
-        self._tail = seen[-3:]
-        return True
-
-    def _timed_out(self) -> None:
-        self._header_timer = None
-        if not self.transport.is_closing():
-            message = (
-                f"the request headers did not arrive within {self.header_timeout_s:g} s "
-                "(RECALL_SERVER_HEADER_TIMEOUT_S); send the whole request at once"
-            )
-            self.transport.write(_answer(408, "Request Timeout", message))
-            self.transport.close()
+#: Bytes handed to httptools at a time outside a request body: the parser queues every
+#: request in what it is given, so a pipelined flood is cut where the queue is full.
+_SLICE = 1024
+#: A queued (pipelined) request's body held while it waits its turn (uvicorn's mark).
+_QUEUED_BODY = 64 * 1024
 
 
 def bounded_protocol(
-    header_timeout_s: float, max_header_bytes: int, max_connections: int, *, parser: str = "auto"
+    header_timeout_s: float,
+    max_header_bytes: int,
+    max_connections: int,
+    *,
+    parser: str = "auto",
+    max_client_connections: int = 64,
+    max_client_requests: int = 32,
+    max_pipelined: int = 8,
+    max_unsent_bytes: int = 64 * 1024,
+    write_timeout_s: float = 30.0,
 ) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol class with a header deadline and a connection cap (see the
-    module docs); ``parser``: "auto" (httptools when installed, as uvicorn picks), "h11" or
-    "httptools"."""
+    """uvicorn's HTTP protocol class with a header deadline, connection caps (the server's
+    and one address's) and back-pressure (see the module docs and
+    :mod:`~recall.server.conn_flow`); ``parser``: "auto" (httptools when installed, as
+    uvicorn picks), "h11" or "httptools"."""
     if parser == "auto":
         try:
             import httptools  # noqa: F401  (uvicorn's own test for its faster parser)
@@ -125,75 +69,193 @@ def bounded_protocol(
     protocol.header_timeout_s = header_timeout_s
     protocol.max_header_bytes = max_header_bytes
     protocol.max_connections = max_connections
+    protocol.share = ClientShare(max_client_connections, max_client_requests)
+    protocol.max_pipelined = max_pipelined
+    protocol.max_unsent_bytes = max_unsent_bytes
+    protocol.write_timeout_s = write_timeout_s
     return cast("type[asyncio.Protocol]", protocol)
 
 
-def _httptools() -> type[_HeaderDeadline]:
+def protocol_for(conf: ServerSettings, parser: str = "auto") -> type[asyncio.Protocol]:
+    """:func:`bounded_protocol` with the limits of ``conf``."""
+    return bounded_protocol(
+        conf.header_timeout_s,
+        conf.max_header_bytes,
+        conf.max_connections,
+        parser=parser,
+        max_client_connections=conf.max_client_connections,
+        max_client_requests=conf.max_client_requests,
+        max_pipelined=conf.max_pipelined,
+        max_unsent_bytes=conf.max_unsent_bytes,
+        write_timeout_s=conf.write_timeout_s,
+    )
+
+
+class _Bounds(HeaderDeadline, FlowBounds):
+    """Both mixins, as the two parser classes take them."""
+
+
+if TYPE_CHECKING:  # the bases the mixins below are written against (imported lazily)
+    from uvicorn.protocols.http.h11_impl import H11Protocol as _H11Base
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _HttpToolsBase
+else:
+    _H11Base = _HttpToolsBase = object
+
+
+class _HttpToolsBounds(_Bounds, _HttpToolsBase):
+    """httptools: the parser says when a request begins and when its headers end; it is
+    fed a slice at a time, so that it stops where the pipeline is full."""
+
+    _header_bytes = 0
+    _held = b""  # read past a full pipeline, not yet parsed
+    _body_left = 0  # of the request being parsed, by its Content-Length
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._bound_flow()
+        self._admit()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._leave_share()
+        self._release()
+        self._held = b""
+        self.pipeline.clear()  # requests that will never run: their memory goes now
+        super().connection_lost(exc)
+
+    def _hold_reads(self) -> bool:
+        if self._deferred or self._held or len(self.pipeline) >= self.max_pipelined:
+            return True
+        # A queued request's body waits in memory until its turn: so much and no more.
+        return bool(self.pipeline) and len(self.cycle.body) > _QUEUED_BODY
+
+    def data_received(self, data: bytes) -> None:
+        if not self._header_phase_fits(data):
+            return
+        if self._hold_reads():
+            self._held += data
+            self.flow.pause_reading()
+            return
+        self._feed(data)
+
+    def _feed(self, data: bytes) -> None:
+        view, pos = memoryview(data), 0
+        while pos < len(view):
+            if self._hold_reads():
+                self._held = bytes(view[pos:])
+                self.flow.pause_reading()
+                return
+            step = max(_SLICE, self._body_left)
+            super().data_received(view[pos : pos + step])  # type: ignore[arg-type]
+            if self.parser is None or self.transport.is_closing():
+                return
+            pos += step
+
+    def on_response_complete(self) -> None:
+        if self._after_answer():
+            self._answer_done()
+
+    def _answer_done(self) -> None:
+        self._deferred = False
+        super().on_response_complete()  # the next pipelined request starts
+        if self._held and not self.transport.is_closing():
+            data, self._held = self._held, b""
+            self._feed(data)
+        if not self._held:
+            self.flow.resume_reading()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._header_bytes = self._raw_bytes = 0
+        self._arm()
+
+    def on_url(self, url: bytes) -> None:
+        self._count(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count(len(name) + len(value))
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        length = next((v for k, v in self.headers if k == b"content-length"), b"")
+        self._body_left = int(length) if length.isdigit() else 0
+        super().on_headers_complete()
+
+    def on_body(self, body: bytes) -> None:
+        self._body_left = max(0, self._body_left - len(body))
+        super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        self._body_left = 0
+        super().on_message_complete()
+
+    def _count(self, n: int) -> None:
+        self._header_bytes += n
+        if self._header_bytes > self.max_header_bytes:
+            # Raised inside a parser callback: uvicorn calls send_400_response.
+            self._over_headers = True
+            raise ValueError("request headers over the limit")
+
+
+class _H11Bounds(_Bounds, _H11Base):
+    """h11: a request's headers are in once the peer's state leaves IDLE; h11 parses one
+    request at a time, the next one's bytes waiting in its buffer."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._bound_flow()
+        self._admit()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._leave_share()
+        self._release()
+        super().connection_lost(exc)
+
+    def _hold_reads(self) -> bool:
+        import h11
+
+        # A whole request is in and more bytes wait unparsed: they are enough.
+        waiting = len(getattr(self.conn, "_receive_buffer", b""))
+        return self._deferred or (self.conn.their_state is h11.DONE and waiting > 0)
+
+    def data_received(self, data: bytes) -> None:
+        import h11
+
+        if not self._header_phase_fits(data):
+            return
+        super().data_received(data)
+        if self.conn.their_state is h11.IDLE:
+            self._arm()  # part of a request's head: the clock runs
+        else:
+            self._disarm()
+        if self._hold_reads():
+            self.flow.pause_reading()
+
+    def on_response_complete(self) -> None:
+        if self._after_answer():
+            self._answer_done()
+
+    def _answer_done(self) -> None:
+        self._deferred = False
+        super().on_response_complete()
+
+
+def _httptools() -> type[_Bounds]:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    class Bounded(_HeaderDeadline, HttpToolsProtocol):
-        """httptools: the parser says when a request begins and when its headers end."""
-
-        _header_bytes = 0
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._admit()
-
-        def data_received(self, data: bytes) -> None:
-            if self._header_phase_fits(data):
-                super().data_received(data)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
-        def on_message_begin(self) -> None:
-            super().on_message_begin()
-            self._header_bytes = self._raw_bytes = 0
-            self._arm()
-
-        def on_url(self, url: bytes) -> None:
-            self._count(len(url))
-            super().on_url(url)
-
-        def on_header(self, name: bytes, value: bytes) -> None:
-            self._count(len(name) + len(value))
-            super().on_header(name, value)
-
-        def on_headers_complete(self) -> None:
-            self._disarm()
-            super().on_headers_complete()
-
-        def _count(self, n: int) -> None:
-            self._header_bytes += n
-            if self._header_bytes > self.max_header_bytes:
-                # Raised inside a parser callback: uvicorn answers 400 and closes.
-                raise ValueError("request headers over the limit")
+    class Bounded(_HttpToolsBounds, HttpToolsProtocol):
+        """uvicorn's httptools protocol, bounded."""
 
     return Bounded
 
 
-def _h11() -> type[_HeaderDeadline]:
-    import h11
+def _h11() -> type[_Bounds]:
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class Bounded(_HeaderDeadline, H11Protocol):
-        """h11: a request's headers are in once the peer's state leaves IDLE."""
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._admit()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.conn.their_state is h11.IDLE:
-                self._arm()  # part of a request's head: the clock runs
-            else:
-                self._disarm()
+    class Bounded(_H11Bounds, H11Protocol):
+        """uvicorn's h11 protocol, bounded."""
 
     return Bounded

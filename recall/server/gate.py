@@ -22,8 +22,13 @@ be reached around it. In order, before any route runs:
    it cannot send ``application/json`` without a CORS preflight, which this server never
    grants.
 5. **How large, how slow** (413, 408): the body is read here in full, by its
-   ``Content-Length`` or as it streams, up to ``max_body_bytes`` and within
-   ``body_timeout_s``; the route then gets it at once, so no handler waits on a slow client.
+   ``Content-Length`` or as it streams, up to ``max_body_bytes`` (``max_public_body_bytes``
+   on a path that needs no key) and within ``body_timeout_s``; the route then gets it at
+   once, so no handler waits on a slow client.
+
+A request refused before its body is read (any of the above, or a 404 or 405: no route
+takes it) has its body left unread, and its connection closed after the answer: a client
+cannot make the server read megabytes only to refuse them.
 
 ``GET /mcp`` answers 405: the MCP endpoint is stateless and answers in JSON, so it never
 has anything to push on a standalone stream, and an idle stream would hold a connection.
@@ -35,10 +40,11 @@ The Host and Origin rules (steps 1 and 2) live in :mod:`recall.server.doors`.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 import anyio
 from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import InputError
@@ -54,12 +60,13 @@ __all__ = ["Doors", "Gate"]
 # The methods the API writes with; any other (PUT, PATCH) reaches the router, which
 # answers 405 for it, not a 415 about its body.
 _WRITES = frozenset({"POST", "DELETE"})
-_CREDENTIALS = (b"authorization", b"x-api-key")
+# The inspector's token comes in the Cookie header: one of those too (a browser sends one).
+_CREDENTIALS = (b"authorization", b"x-api-key", b"cookie")
 
 
 def _one_credential(raw: list[tuple[bytes, bytes]]) -> None:
-    """InputError (400) for a request with two ``Authorization`` (or ``X-API-Key``)
-    headers: the gate and the handlers must never read different keys."""
+    """InputError (400) for a request with two ``Authorization`` (or ``X-API-Key``, or
+    ``Cookie``) headers: the gate and the handlers must never read different keys."""
     for name in _CREDENTIALS:
         if sum(1 for k, _ in raw if k.lower() == name) > 1:
             raise InputError(
@@ -86,11 +93,16 @@ class Gate:
         keys: ApiKeys | None,
         settings: ServerSettings,
         public: Collection[str] = (),
+        routes: Sequence[BaseRoute] = (),
     ) -> None:
         self.app = app
         self.keys = keys
         self.doors = Doors.from_settings(settings)
         self.max_body_bytes = settings.max_body_bytes
+        self.max_public_body_bytes = settings.max_public_body_bytes
+        #: The app's routes: a request none takes (404, 405) has no body read. Empty: not
+        #: checked here (the router still answers).
+        self.routes = tuple(routes)
         self.body_timeout_s = settings.body_timeout_s
         self.public = frozenset(public)
 
@@ -99,18 +111,28 @@ class Gate:
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        declared = _declares_body(headers)
+        routed = True
         try:
             _one_credential(scope["headers"])
             self._admit(scope, headers)
+            routed = not declared or not self.routes or self._routed(scope)
+            if routed:
+                self._check_length(scope, headers)
         except Exception as exc:
             answer = html_error(exc) if is_ui_path(scope["path"]) else error_response(exc)
+            if declared:  # its body stays unread: close rather than parse it as a request
+                answer.headers["connection"] = "close"
             await answer(scope, receive, send)
             return
         if scope["method"] == "GET" and scope["path"] == _MCP:
             await _no_stream(scope, receive, send)
             return
+        if not routed:
+            await self.app(scope, receive, _closing(send))  # the router's 404 or 405
+            return
         try:
-            body = await self._read_body(receive)
+            body = await self._read_body(receive, self._body_limit(scope))
         except (TooLargeError, BodyTimeoutError) as exc:
             # The rest of the body may still be on the wire: close rather than parse it as
             # the next request.
@@ -137,10 +159,13 @@ class Gate:
             else:
                 token = ui_token(headers, scope["method"], scope["path"])
                 self.keys.tenant(key_from_headers(headers), ui=token)
-        length = headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
-            raise TooLargeError(self._too_large())
         self._check_media_type(scope, headers)
+
+    def _check_length(self, scope: Scope, headers: dict[str, str]) -> None:
+        length = headers.get("content-length")
+        limit = self._body_limit(scope)
+        if length is not None and length.isdigit() and int(length) > limit:
+            raise TooLargeError(self._too_large(limit))
 
     @staticmethod
     def _check_media_type(scope: Scope, headers: dict[str, str]) -> None:
@@ -161,13 +186,21 @@ class Gate:
                 "text/plain write is refused so that no web page can write here"
             )
 
-    def _too_large(self) -> str:
+    def _body_limit(self, scope: Scope) -> int:
+        return self.max_public_body_bytes if scope["path"] in self.public else self.max_body_bytes
+
+    def _routed(self, scope: Scope) -> bool:
+        """Whether a route takes this path and method (else the router answers 404/405)."""
+        return any(route.matches(scope)[0] is Match.FULL for route in self.routes)
+
+    def _too_large(self, limit: int) -> str:
+        name = "PUBLIC_BODY_BYTES" if limit == self.max_public_body_bytes else "BODY_BYTES"
         return (
-            f"the request body is over {self.max_body_bytes} bytes "
-            "(RECALL_SERVER_MAX_BODY_BYTES); send less per request"
+            f"the request body is over {limit} bytes (RECALL_SERVER_MAX_{name}); send less "
+            "per request"
         )
 
-    async def _read_body(self, receive: Receive) -> bytes | None:
+    async def _read_body(self, receive: Receive, limit: int) -> bytes | None:
         """The whole body, within the size and time limits; None when the client left."""
         chunks: list[bytes] = []
         seen = 0
@@ -178,8 +211,8 @@ class Gate:
                     return None
                 chunk = message.get("body", b"")
                 seen += len(chunk)
-                if seen > self.max_body_bytes:
-                    raise TooLargeError(self._too_large())
+                if seen > limit:
+                    raise TooLargeError(self._too_large(limit))
                 chunks.append(chunk)
                 if not message.get("more_body", False):
                     return b"".join(chunks)
@@ -187,6 +220,25 @@ class Gate:
             f"the request body did not arrive within {self.body_timeout_s:g} s "
             f"(RECALL_SERVER_BODY_TIMEOUT_S; {seen} bytes came); send it at once"
         )
+
+
+def _declares_body(headers: dict[str, str]) -> bool:
+    """Whether the request says a body follows (a Content-Length over 0, or chunks)."""
+    return headers.get("content-length", "0").strip() not in ("0", "") or (
+        "transfer-encoding" in headers
+    )
+
+
+def _closing(send: Send) -> Send:
+    """``send`` whose answer closes the connection (the request's body is left unread)."""
+
+    async def closing(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = [*message.get("headers", []), (b"connection", b"close")]
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return closing
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -75,6 +75,46 @@ class ServerSettings(_Group):
         description="Open connections at most; past it a new one is answered HTTP 503 and "
         "closed at once.",
     )
+    max_client_connections: int = Field(
+        64,
+        ge=1,
+        description="Open connections from one client address at most (an IPv6 address "
+        "counts by its /64), checked before max_connections, so one address cannot hold "
+        "them all; past it a new one is answered HTTP 503 and closed at once.",
+    )
+    max_client_requests: int = Field(
+        32,
+        ge=1,
+        description="Requests in flight from one client address at most; past it a request "
+        "is answered HTTP 503 with Retry-After.",
+    )
+    max_pipelined: int = Field(
+        8,
+        ge=1,
+        description="Requests one connection may have parsed and waiting behind the one "
+        "being answered (HTTP pipelining); past it the server stops reading that "
+        "connection until an answer is done.",
+    )
+    max_unsent_bytes: int = Field(
+        64 * 1024,
+        ge=1024,
+        description="Answer bytes one connection may have waiting for its client to read; "
+        "past it the next request on that connection waits, and nothing more is read "
+        "from it. See docs/server.md for the memory this bounds.",
+    )
+    write_timeout_s: float = Field(
+        30.0,
+        gt=0,
+        description="A connection whose unsent answer bytes do not shrink for this long "
+        "(its client reads nothing) is dropped.",
+    )
+    max_public_body_bytes: int = Field(
+        16 * 1024,
+        ge=1024,
+        description="Largest body read for a path that needs no key (/healthz, the "
+        "inspector's login); a request that will be refused (401, 403, 404, 405, 415) has "
+        "no body read at all, and its connection is closed after the answer.",
+    )
     tools: Literal["agent", "all"] = Field(
         "agent",
         description="The MCP tools `recall serve` advertises: 'agent' deep_recall, remember "
