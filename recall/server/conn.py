@@ -25,7 +25,7 @@ deadline) is :mod:`recall.server.conn_flow`'s; the body has its own limit in the
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..settings import ServerSettings
 from .conn_door import HeaderDeadline
@@ -109,6 +109,7 @@ class _HttpToolsBounds(_Bounds, _HttpToolsBase):
     _header_bytes = 0
     _held = b""  # read past a full pipeline, not yet parsed
     _body_left = 0  # of the request being parsed, by its Content-Length
+    _running: Any = None  # the request being answered (uvicorn's cycle)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -121,7 +122,17 @@ class _HttpToolsBounds(_Bounds, _HttpToolsBase):
         self._release()
         self._held = b""
         self.pipeline.clear()  # requests that will never run: their memory goes now
+        running = self._running
+        if running is not None and not running.response_complete:
+            # uvicorn marks only the newest parsed request (self.cycle) as cut off; the
+            # one being answered, when others were queued behind it, would write on.
+            running.disconnected = True
+            running.message_event.set()
         super().connection_lost(exc)
+
+    def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+        self._running = cycle
+        super()._start_asgi_task(cycle, app)
 
     def _hold_reads(self) -> bool:
         if self._deferred or self._held or len(self.pipeline) >= self.max_pipelined:

@@ -34,7 +34,7 @@ import socket
 import struct
 from typing import Any
 
-__all__ = ["ClientShare", "FlowBounds", "json_answer"]
+__all__ = ["ClientShare", "FlowBounds", "client_key", "json_answer"]
 
 
 def json_answer(status: int, reason: str, message: str, extra: str = "") -> bytes:
@@ -182,6 +182,12 @@ class FlowBounds:
     def _bound_flow(self) -> None:
         """Called once the transport is set: its write limit and the guarded flow."""
         self.transport.set_write_buffer_limits(high=self.max_unsent_bytes)
+        # The kernel's send buffer too: left alone, Linux grows it to megabytes for a
+        # client that does not read, and the server answers thousands of pipelined
+        # requests into it before its own buffer fills (the CPU, not the memory, of it).
+        sock = self.transport.get_extra_info("socket")
+        with contextlib.suppress(OSError, AttributeError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.max_unsent_bytes)
         self.flow = _GuardedFlow(self.transport, self)  # what uvicorn's cycles will use
 
     def _hold_reads(self) -> bool:
