@@ -14,7 +14,6 @@ and requests in flight by ``max_connections`` (HTTP 503 past it).
 from __future__ import annotations
 
 import copy
-import errno
 import logging
 import socket
 import sys
@@ -32,21 +31,23 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..errors import ConfigError
 from ..settings import ServerSettings
 from .activity import ActivityLog, recorded_routes
 from .aio import AsyncMemory
-from .auth import ApiKeys, is_loopback
+from .auth import ApiKeys
 from .conn import protocol_for
 from .corrections import CorrectionsApi
 from .gate import Gate
 from .handshake import Early
+from .listen import listen_socket
 from .mcp import build_mcp
 from .openapi import openapi_document
 from .rest import ENDPOINTS, EXCEPTION_HANDLERS, RestApi
+from .rpc_ids import checked_routes
 from .stdio import run_stdio
 from .timing import ServerTiming
 from .ui import PUBLIC_PATHS, InspectorUi, ui_http_error
+from .ui_login import Logins
 
 if TYPE_CHECKING:
     from ..memory import Memory
@@ -77,6 +78,8 @@ def build_app(
     """The ASGI app serving ``memory``: REST, MCP at ``/mcp``, the OpenAPI document, the
     inspector at ``/ui``; ``ready``: print :func:`ready_line` when started."""
     conf = settings or memory.settings.server
+    if keys is not None:  # inspector logins that expire, revoked at logout in the folder
+        keys = keys.with_logins(Logins(memory.path, conf.inspector_login_s))
     amem = AsyncMemory(
         memory,
         timeout_s=conf.request_timeout_s,
@@ -109,7 +112,7 @@ def build_app(
         *recorded_routes(log, keys, [*rest.routes(), *CorrectionsApi(rest).routes()]),
         Route("/openapi.json", openapi, methods=["GET"]),
         *InspectorUi(amem, keys, pinned=default_user, activity=log).routes(),
-        *mcp_app.routes,
+        *checked_routes(mcp_app.routes),  # request ids the SDK would drop: answered
     ]
 
     @asynccontextmanager
@@ -142,43 +145,6 @@ def log_warnings_only(level: str = "warning") -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setLevel(at)
     logging.basicConfig(level=at, handlers=[handler])
-
-
-def listen_socket(conf: ServerSettings) -> socket.socket:
-    """The server's socket, bound to ``conf.host:conf.port`` and listening.
-
-    Bound before anything else happens: a port in use, or an address this machine does not
-    have, is a ``ConfigError`` saying so, before a folder is created or a model loaded.
-    Without API keys only a loopback address is bound: an open memory on the network is
-    never a default.
-    """
-    if ApiKeys.from_settings(conf) is None and not is_loopback(conf.host):
-        raise ConfigError(
-            f"refusing to listen on {conf.host} without API keys: set RECALL_SERVER_API_KEYS "
-            "or --keys FILE, or bind 127.0.0.1"
-        )
-    try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            conf.host, conf.port, type=socket.SOCK_STREAM
-        )[0]
-    except socket.gaierror as exc:
-        raise ConfigError(f"cannot listen on {conf.host}: {exc.strerror}") from None
-    sock = socket.socket(family, kind, proto)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind(address)
-    except OSError as exc:
-        sock.close()
-        if exc.errno == errno.EADDRINUSE:
-            raise ConfigError(
-                f"port {conf.port} on {conf.host} is in use: stop what holds it, or serve on "
-                "another (--port N or RECALL_SERVER_PORT)"
-            ) from None
-        raise ConfigError(f"cannot listen on {conf.host}:{conf.port}: {exc.strerror}") from None
-    # Listening from here on: a client that comes while the models load waits in the
-    # backlog (uvicorn's default size) instead of being refused.
-    sock.listen(2048)
-    return sock
 
 
 def serve_http(

@@ -8,8 +8,9 @@ pairs, comma-separated) and/or a file (``KEY TENANT`` a line, ``#`` comments); o
 SHA-256 digests are kept. With no key configured, the server answers loopback clients only.
 
 A request names its key in a header (:func:`key_from_headers`). A person's browser on the
-read-only inspector sends the cookie :data:`UI_COOKIE` instead: a token derived one-way
-from the key (:meth:`ApiKeys.ui_token`, fetched once by the login page), which counts only
+read-only inspector sends the cookie :data:`UI_COOKIE` instead: a login token made for
+the key (:meth:`ApiKeys.ui_token`, fetched once by the login page; :mod:`.ui_login`), which
+expires after ``inspector_login_s`` and is refused once logged out, and counts only
 for a GET or HEAD under ``/ui`` and a POST to the inspector's two corrections, forget and
 edit, each with its confirmation page's form token (:func:`ui_token`). The cookie never
 holds the key, and never authorizes ``/v1``, ``/mcp`` or any other write: another service
@@ -18,6 +19,7 @@ on the same host that reads it can use this inspector, nothing more.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import ipaddress
 import re
@@ -30,6 +32,7 @@ from starlette.requests import cookie_parser
 from ..errors import ConfigError
 from ..settings import ServerSettings
 from .errors import AuthError, ForbiddenError
+from .ui_login import Logins, key_id
 
 __all__ = [
     "ApiKeys",
@@ -119,12 +122,6 @@ def ui_token(headers: Mapping[str, str], method: str, path: str) -> str | None:
     return unquote(raw).strip() or None
 
 
-def _ui_token_of(digest: str) -> str:
-    # From the key's digest, which is all the server keeps; one-way, so the cookie never
-    # holds the key, and the token opens /ui reads only (ApiKeys.tenant(ui_token=...)).
-    return hashlib.sha256(f"recall-ui-token:{digest}".encode()).hexdigest()
-
-
 def is_loopback(host: str | None) -> bool:
     """True for 127.0.0.0/8, ::1 and ``localhost``."""
     if host is None:
@@ -155,7 +152,9 @@ class ApiKeys:
                     "(it owns the user ids that start with 'TENANT:'), or '*' for every user"
                 )
             self._tenants[_digest(key)] = tenant
-        self._ui = {_ui_token_of(d): t for d, t in self._tenants.items()}
+        self._kids = {key_id(d): d for d in self._tenants}
+        #: The inspector's logins (:meth:`with_logins`: the folder's, with its lifetime).
+        self.logins = Logins()
 
     def __len__(self) -> int:
         return len(self._tenants)
@@ -180,10 +179,13 @@ class ApiKeys:
         """The tenant of ``key``, else of the inspector token ``ui`` (:func:`ui_token`);
         ``AuthError`` when both are missing or unknown."""
         if not key and ui:
-            tenant = self._ui.get(ui)
-            if tenant is None:
-                raise AuthError("unknown or stale inspector login: log in again at /ui/login")
-            return tenant
+            digest = self._login_digest(ui)
+            if digest is None:
+                raise AuthError(
+                    "unknown or stale inspector login (expired, or logged out): log in again "
+                    "at /ui/login"
+                )
+            return self._tenants[digest]
         if not key:
             raise AuthError("this server needs an API key: send 'Authorization: Bearer KEY'")
         tenant = self._tenants.get(_digest(key))
@@ -191,12 +193,34 @@ class ApiKeys:
             raise AuthError("unknown API key")
         return tenant
 
+    def with_logins(self, logins: Logins) -> ApiKeys:
+        """These keys, their inspector logins kept by ``logins`` (a copy; this one as it was)."""
+        keys = copy.copy(self)
+        keys.logins = logins
+        return keys
+
     def ui_token(self, key: str | None) -> str:
-        """The inspector token of ``key`` (what /ui/login keeps in the cookie instead of
-        the key): good for GET and HEAD under ``/ui`` only. ``AuthError`` for no key."""
+        """A new inspector token for ``key`` (what /ui/login keeps in the cookie instead of
+        the key): good for GET and HEAD under ``/ui`` only, for ``logins.lifetime_s`` or
+        until :meth:`log_out`. ``AuthError`` for no key or an unknown one."""
         self.tenant(key)
         assert key is not None
-        return _ui_token_of(_digest(key))
+        return self.logins.issue(_digest(key))
+
+    def identity(self, key: str) -> str:
+        """Whose inspector forms a request with the header ``key`` sends (one-way)."""
+        return "key:" + key_id(_digest(key))
+
+    def log_out(self, ui: str | None) -> bool:
+        """Revoke the inspector token ``ui``; False when it was no valid token."""
+        if not ui or self._login_digest(ui) is None:
+            return False
+        self.logins.revoke(ui)
+        return True
+
+    def _login_digest(self, ui: str) -> str | None:
+        digest = self._kids.get(ui.partition(".")[0])
+        return digest if digest is not None and self.logins.valid(ui, digest) else None
 
     def check(self, key: str | None, user_id: str, *, ui: str | None = None) -> str:
         """``user_id`` if ``key`` (else the inspector token ``ui``) may touch it;

@@ -3,7 +3,8 @@
 The status is :func:`~recall.server.errors.status_for`'s; a timeout on a write says that the
 write may still complete and how to retry it safely (:mod:`.idempotent`), an unforeseen
 error is logged and answered 500 without its details, and Starlette's own 404 and 405 (an
-unknown route or method) are answered the same way (:data:`EXCEPTION_HANDLERS`).
+unknown route or method) are answered the same way (:data:`EXCEPTION_HANDLERS`), a 405's
+``Allow`` header naming every method the path takes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Match, Route
 
 from ..errors import RecallError
 from . import schemas as s
@@ -68,11 +70,23 @@ async def http_error(request: Request, exc: Exception) -> Response:
             "at /openapi.json"
         )
     elif exc.status_code == 405:
-        allowed = (exc.headers or {}).get("Allow", "")
+        allowed = _allowed(request) or (exc.headers or {}).get("Allow", "")
         message = f"{request.method} is not allowed on {request.url.path}; use {allowed}"
+        return _error(message, 405, {"allow": allowed})
     else:
         message = str(exc.detail)
     return _error(message, exc.status_code, exc.headers)
+
+
+def _allowed(request: Request) -> str:
+    """Every method some route takes at this path (the router's 405 names only the first
+    route's, and a path such as ``/memories`` has a GET route and a POST route)."""
+    router = request.scope.get("router")
+    methods: set[str] = set()
+    for route in getattr(router, "routes", ()):
+        if isinstance(route, Route) and route.matches(request.scope)[0] is not Match.NONE:
+            methods |= route.methods or set()
+    return ", ".join(sorted(methods))
 
 
 #: ``Starlette(exception_handlers=...)``: the router's 404 and 405 answered as JSON.

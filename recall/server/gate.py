@@ -17,7 +17,8 @@ be reached around it. In order, before any route runs:
    inspector), the token its login page keeps in a cookie (:func:`~recall.server.auth.ui_token`):
    a cookie, which a browser attaches by itself, never authorizes a write, ``/v1`` or ``/mcp``.
 4. **What** (415): a write (POST, a DELETE with a body) under ``/v1`` must say its body is
-   JSON (JSONL for an import); a method no route takes (PUT, PATCH) gets the router's 405.
+   JSON (JSONL for an import); a method no route of the path takes (PUT, PATCH, a DELETE
+   or POST where none is) gets the router's 405 whatever its body.
    A cross-site page can send ``text/plain`` or a form without asking the server first;
    it cannot send ``application/json`` without a CORS preflight, which this server never
    grants.
@@ -159,7 +160,8 @@ class Gate:
             else:
                 token = ui_token(headers, scope["method"], scope["path"])
                 self.keys.tenant(key_from_headers(headers), ui=token)
-        self._check_media_type(scope, headers)
+        if not self.routes or self._routed(scope):  # no route takes it: a 405, not a 415
+            self._check_media_type(scope, headers)
 
     def _check_length(self, scope: Scope, headers: dict[str, str]) -> None:
         length = headers.get("content-length")

@@ -33,7 +33,7 @@ from ..models import Profile, as_utc
 from ..text.dates import parse_bound
 from . import schemas as s
 from .auth import key_from_headers
-from .bodies import json_response
+from .bodies import json_response, parse_json
 from .errors import NotFoundError
 from .rest_endpoint import Endpoint, require_held
 
@@ -50,9 +50,11 @@ _MAX_DATE_CHARS = 40
 
 
 class UiToken(BaseModel):
-    """The inspector token of a key: good for GET and HEAD under ``/ui`` only."""
+    """A new inspector login of a key: good for GET and HEAD under ``/ui`` only, for
+    ``expires_in`` seconds or until ``/ui/logout``."""
 
     token: str
+    expires_in: int
 
 
 BROWSE_ENDPOINTS: tuple[Endpoint, ...] = (
@@ -155,9 +157,12 @@ class BrowseApi:
         the request's header, checked by the Gate)."""
         if self.rest.keys is None:
             raise NotFoundError("this server has no API keys: the inspector needs no login")
-        return json_response(
-            UiToken(token=self.rest.keys.ui_token(key_from_headers(request.headers)))
-        )
+        raw = await request.body()  # no fields; but a body sent is JSON, UTF-8
+        if raw.strip():
+            parse_json(raw)
+        keys = self.rest.keys
+        token = keys.ui_token(key_from_headers(request.headers))
+        return json_response(UiToken(token=token, expires_in=int(keys.logins.lifetime_s)))
 
     async def browse(self, request: Request) -> Response:
         """GET /records: Memory.browse."""

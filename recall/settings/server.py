@@ -168,3 +168,11 @@ class ServerSettings(_Group):
         description="Memory calls one tenant (a user-id prefix 'T:', else one user) runs at "
         "once; more queue behind their own tenant (0: no per-tenant limit).",
     )
+    inspector_login_s: float = Field(
+        8 * 3600.0,
+        gt=0,
+        le=7 * 24 * 3600,
+        description="How long an inspector login (/ui/login's token, kept in a cookie) lasts, "
+        "in seconds; /ui/logout revokes it at once. Read when a token is checked: a shorter "
+        "value shortens the logins already made.",
+    )

@@ -194,7 +194,7 @@ def test_the_inspector_records_queries_and_corrections_and_shows_them(
     mem: recall.Memory,
 ) -> None:
     doomed = next(r for r in mem.records(BOB) if "Priya" in r.text)
-    token = FormTokens(mem.path).make(keys().ui_token(KEY), BOB)
+    token = FormTokens(mem.path).make(keys().identity(KEY), BOB)  # a header key's forms
 
     async def check(http: httpx.AsyncClient) -> None:
         page = f"/ui/users/{BOB}"

@@ -334,7 +334,8 @@ def test_the_cookie_holds_a_token_that_is_no_key(mem: recall.Memory) -> None:
     async def check(http: httpx.AsyncClient) -> None:
         json_post = {**AUTH, "content-type": "application/json"}
         got = await http.post("/v1/ui-token", content=b"{}", headers=json_post)
-        assert got.status_code == 200 and got.json() == {"token": token}
+        assert got.status_code == 200 and set(got.json()) == {"token", "expires_in"}
+        assert KEY not in got.text and got.json()["token"] != token  # each login its own
         assert (await http.post("/v1/ui-token", json={})).status_code == 401  # a key needed
         as_key = {"authorization": f"Bearer {token}"}
         assert (await http.get(f"/v1/users/{BOB}/memories", headers=as_key)).status_code == 401

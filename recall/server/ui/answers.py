@@ -27,7 +27,8 @@ __all__ = ["LOGIN_JS", "html_error", "html_response", "script_response", "ui_htt
 #: The login form's script: trades the key for an inspector token (``POST /v1/ui-token``,
 #: the key in the Authorization header, never in a URL: the form's field has no name),
 #: keeps the token in a cookie that only this origin's /ui pages get (``Path=/ui;
-#: SameSite=Strict``), then opens the users page. The cookie never holds the key.
+#: SameSite=Strict``) for as long as the token lasts (``Max-Age``: the answer's
+#: ``expires_in``), then opens the users page. The cookie never holds the key.
 LOGIN_JS = """\
 "use strict";
 document.getElementById("login").addEventListener("submit", function (event) {
@@ -46,8 +47,9 @@ document.getElementById("login").addEventListener("submit", function (event) {
     return answer.json();
   }).then(function (got) {
     var secure = window.location.protocol === "https:" ? "; Secure" : "";
+    var age = "; Max-Age=" + Math.max(0, Math.floor(Number(got.expires_in) || 0));
     document.cookie = "recall_ui_key=" + encodeURIComponent(got.token) +
-      "; Path=/ui; SameSite=Strict" + secure;
+      "; Path=/ui; SameSite=Strict" + age + secure;
     window.location.assign("/ui");
   }).catch(function (error) {
     if (said) { said.textContent = error.message; }

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import anyio
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
@@ -122,7 +123,7 @@ class InspectorUi:
         if self.keys is None:
             return "loopback"
         key = key_from_headers(request.headers)
-        return self.keys.ui_token(key) if key else (self._token(request) or "")
+        return self.keys.identity(key) if key else (self._token(request) or "")
 
     # --- pages ---------------------------------------------------------------------------
     async def users(self, request: Request) -> Response:
@@ -273,8 +274,11 @@ class InspectorUi:
         keys = self.keys is not None
         return html_response(login_page(keys=keys), script=keys)
 
-    async def logout(self, _request: Request) -> Response:
-        """GET /ui/logout: the cookie removed (it changes no memory, so GET is right)."""
+    async def logout(self, request: Request) -> Response:
+        """GET /ui/logout: the login's token revoked (refused from now on, wherever it was
+        copied) and the cookie removed (no memory changes, so GET is right)."""
+        if self.keys is not None:  # a file in the folder: off the event loop
+            await anyio.to_thread.run_sync(self.keys.log_out, self._token(request))
         gone = f"{UI_COOKIE}=; Path=/ui; Max-Age=0; SameSite=Strict"
         return html_response(logout_page(), headers={"set-cookie": gone})
 
