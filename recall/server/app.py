@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import math
 import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -212,7 +213,8 @@ def uvicorn_options(conf: ServerSettings) -> dict[str, Any]:
         "http": protocol_for(conf),
         "h11_max_incomplete_event_size": conf.max_header_bytes,
         "timeout_keep_alive": conf.keep_alive_s,
-        "timeout_graceful_shutdown": int(conf.request_timeout_s),
+        # Requests in flight finish within their timeout (int() made 0.5 s a 0: none did).
+        "timeout_graceful_shutdown": math.ceil(conf.request_timeout_s),
     }
 
 

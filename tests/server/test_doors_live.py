@@ -251,3 +251,12 @@ def test_a_two_second_request_timeout_starts_and_serves(tmp_path: Path) -> None:
         proc.terminate()
         proc.wait(timeout=60)
     assert "Traceback" not in log.read_text(errors="replace")
+
+
+def test_a_sub_second_request_timeout_still_lets_requests_finish_at_shutdown(
+    mem: recall.Memory,
+) -> None:
+    from recall.server.app import uvicorn_options
+
+    conf = mem.settings.server.model_copy(update={"request_timeout_s": 0.5})
+    assert uvicorn_options(conf)["timeout_graceful_shutdown"] == 1  # int(0.5) was 0
