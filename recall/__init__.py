@@ -53,9 +53,10 @@ if _TYPE_CHECKING:
     from .memory import Memory, open
     from .memory.forget import Forgotten
     from .memory.inspect import ArticleDiff, ArticleVersion, Explained, RecordPage
+    from .memory.search import RequestOptions, SearchOptions
     from .memory.state import FailedJob, IndexState, KeyClaim, UserIndexState
     from .memory.users import ImportResult, UserDeletion
-    from .models import Fact, Hit, Profile, Record
+    from .models import Fact, Hit, Profile, RecallRequest, Record
     from .settings import Settings
     from .text import count_tokens, estimate_tokens, tokenize
     from .tool import (
@@ -108,8 +109,11 @@ __all__ = [
     "ProposalDecision",
     "ProposalState",
     "RecallError",
+    "RecallRequest",
     "Record",
     "RecordPage",
+    "RequestOptions",
+    "SearchOptions",
     "Session",
     "Settings",
     "StoreError",
@@ -182,8 +186,11 @@ _HOME: dict[str, str] = {
     "ProposalDecision": ".context.proposal",
     "ProposalState": ".context.proposal",
     "RecallError": ".errors",
+    "RecallRequest": ".models",
     "Record": ".models",
     "RecordPage": ".memory.inspect",
+    "RequestOptions": ".memory.search",
+    "SearchOptions": ".memory.search",
     "Session": ".context.session",
     "Settings": ".settings",
     "StoreError": ".errors",

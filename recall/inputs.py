@@ -43,6 +43,7 @@ __all__ = [
     "record_ids",
     "record_kinds",
     "records",
+    "request_bounds",
     "time_window",
     "window_bounds",
 ]
@@ -149,19 +150,8 @@ def recall_request(
 ) -> RecallRequest:
     """A deep_recall request, defaults from ``settings.retrieval`` filled in: ``kinds``
     when given, else the tiers of ``depth`` (default ``recall_depth``); the time windows
-    of :func:`time_window`."""
-    r = settings.retrieval
-    query = require_text(query, "query")
-    if len(query) > r.max_query_chars:
-        raise InputError(
-            f"query is {len(query)} characters, over max_query_chars={r.max_query_chars}; "
-            "shorten it to the question itself"
-        )
-    top_k = r.default_top_k if top_k is None else top_k
-    if isinstance(top_k, bool) or not isinstance(top_k, int):
-        raise InputError(f"top_k must be an integer, got {shown(top_k)}")
-    if not 1 <= top_k <= r.max_top_k:
-        raise InputError(f"top_k must be between 1 and {r.max_top_k}, got {shown(top_k)}")
+    of :func:`time_window`; the bounds of :func:`request_bounds`."""
+    query, top_k = request_bounds(query, top_k, settings)
     if kinds is None:
         kinds = depth_kinds(depth, settings)
     elif isinstance(kinds, str):
@@ -184,6 +174,25 @@ def recall_request(
         )
     except ValidationError as exc:
         raise InputError(validation_message(exc, "deep_recall request")) from exc
+
+
+def request_bounds(query: object, top_k: object, settings: Settings) -> tuple[str, int]:
+    """The one place a request's bounds are checked: ``query`` text within
+    ``retrieval.max_query_chars``, ``top_k`` (None: ``default_top_k``) from 1 to
+    ``max_top_k``. Returns both, checked."""
+    r = settings.retrieval
+    text = require_text(query, "query")
+    if len(text) > r.max_query_chars:
+        raise InputError(
+            f"query is {len(text)} characters, over max_query_chars={r.max_query_chars}; "
+            "shorten it to the question itself"
+        )
+    top_k = r.default_top_k if top_k is None else top_k
+    if isinstance(top_k, bool) or not isinstance(top_k, int):
+        raise InputError(f"top_k must be an integer, got {shown(top_k)}")
+    if not 1 <= top_k <= r.max_top_k:
+        raise InputError(f"top_k must be between 1 and {r.max_top_k}, got {shown(top_k)}")
+    return text, top_k
 
 
 def window_bounds(since: object, until: object) -> tuple[datetime | None, datetime | None]:

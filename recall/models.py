@@ -177,7 +177,7 @@ class Record(BaseModel):
 
 
 class RecallRequest(BaseModel):
-    """A validated deep_recall query."""
+    """A checked deep_recall query: ``Memory.build_request`` builds it, ``deep_recall`` runs it."""
 
     model_config = ConfigDict(frozen=True)
 

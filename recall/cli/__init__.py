@@ -4,7 +4,8 @@
 options; importing a command module registers its commands on the group.
 """
 
-from . import (
+# Imported for their commands: importing a command module registers them on the group.
+from . import (  # noqa: F401
     context,
     corrections,
     demo,
@@ -21,22 +22,6 @@ from . import report as report  # registers `recall memory report` (recall/cli/r
 from .app import main
 
 __all__ = ["main"]
-
-# The modules are imported for their commands; naming them keeps linters from calling the
-# imports unused.
-_COMMAND_MODULES = (
-    context,
-    corrections,
-    demo,
-    index,
-    memory,
-    migrate,
-    profile,
-    records,
-    serve,
-    settings,
-    users,
-)
 
 # `recall bench` lives with the benchmark harness it drives, imported when it is named
 # (RecallGroup.LAZY).

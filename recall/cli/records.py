@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -26,7 +27,8 @@ from .app import (
 )
 
 if TYPE_CHECKING:
-    from ..models import Hit
+    from ..memory import Memory
+    from ..models import Hit, RecallRequest
 
 __all__ = ["MOVED", "add", "explain", "moved_because", "records_command", "search", "stats"]
 
@@ -137,27 +139,35 @@ def moved_because(h: Hit) -> str:
     return f" (above higher scores: {MOVED[h.reason]})" if h.reason else ""
 
 
-@main.command()
-@_query_options
-def search(
+@contextmanager
+def _asked(
     query: str,
     user_id: str,
     top_k: int | None,
     kinds: tuple[str, ...],
     since: str | None,
     until: str | None,
-    as_json: bool,
     path: Path,
     chroma_url: str | None,
-) -> None:
-    """Deep-recall QUERY (-: standard input) in USER's memory (--since/--until: ISO dates,
-    a window on when it was said)."""
+) -> Iterator[tuple[Memory, RecallRequest]]:
+    """The memory and the request of ``search``/``explain``, built once (build_request)."""
     query = read_query(query)
     with open_memory(path, chroma_url) as mem:
         held(mem, user_id)
-        hits = mem.deep_recall(
-            query, user_id=user_id, top_k=top_k, kinds=kinds or None, since=since, until=until
+        kind = kinds or None
+        yield (
+            mem,
+            mem.build_request(query, user_id, top_k=top_k, kinds=kind, since=since, until=until),
         )
+
+
+@main.command()
+@_query_options
+def search(as_json: bool, **asked: Any) -> None:
+    """Deep-recall QUERY (-: standard input) in USER's memory (--since/--until: ISO dates,
+    a window on when it was said)."""
+    with _asked(**asked) as (mem, request):
+        hits = mem.deep_recall(request)
     if as_json:
         echo_json([h.model_dump(mode="json") for h in hits])
         return
@@ -172,25 +182,11 @@ def search(
 
 @main.command()
 @_query_options
-def explain(
-    query: str,
-    user_id: str,
-    top_k: int | None,
-    kinds: tuple[str, ...],
-    since: str | None,
-    until: str | None,
-    as_json: bool,
-    path: Path,
-    chroma_url: str | None,
-) -> None:
+def explain(as_json: bool, **asked: Any) -> None:
     """Why `recall search QUERY` answers what it does: each hit's keyword and vector legs
     (raw score, normalized, rank), and the hits the relevance floor removed."""
-    query = read_query(query)
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
-        done = mem.explain(
-            query, user_id=user_id, top_k=top_k, kinds=kinds or None, since=since, until=until
-        )
+    with _asked(**asked) as (mem, request):
+        done = mem.explain(request)
     if as_json:
         echo_json(done.model_dump(mode="json"))
         return

@@ -3,9 +3,10 @@
 :class:`Memory` is assembled from one part per concern, each a module of its own: the core
 (:mod:`.core`: records in, hits out) and the memory tiers (:mod:`.tiers`: update_memory,
 short-term, the long-term article), whole users (:mod:`.users`), forgetting a fact
-everywhere (:mod:`.forget`), the read-only views (:mod:`.inspect`) and its account of
-itself (:mod:`.state`: users, index state, warm-up, writes remembered by key). None holds
-retrieval or lifecycle logic of its own.
+everywhere (:mod:`.forget`), the searches (:mod:`.search`: a request built once, then
+run), the read-only views (:mod:`.inspect`) and its account of itself (:mod:`.state`:
+users, index state, warm-up, writes remembered by key). None holds retrieval or lifecycle
+logic of its own.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..inputs import open_settings
 from ..settings import Settings
 from .forget import ForgetMethods
 from .inspect import InspectMethods
+from .search import SearchMethods
 from .state import StateMethods
 from .tiers import TierMethods
 from .users import UserMethods
@@ -25,7 +27,7 @@ from .users import UserMethods
 __all__ = ["Memory", "open"]
 
 
-class Memory(ForgetMethods, TierMethods, UserMethods, InspectMethods, StateMethods):
+class Memory(ForgetMethods, TierMethods, UserMethods, SearchMethods, InspectMethods, StateMethods):
     """One memory folder: a SQLite store, a Chroma vector index and BM25 partitions."""
 
 

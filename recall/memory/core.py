@@ -2,7 +2,8 @@
 
 It validates at the edge (pydantic models, ``InputError`` on bad input) and delegates:
 records go to the :class:`~recall.store.Store` first, then to the index sync; queries go
-to the :class:`~recall.index.retriever.Retriever`. It holds no retrieval logic of its own.
+to the :class:`~recall.index.retriever.Retriever` (built and run by :mod:`.search`). It
+holds no retrieval logic of its own.
 """
 
 from __future__ import annotations
@@ -28,11 +29,10 @@ from ..index.query_front import fronted
 from ..index.retriever import Retriever
 from ..index.spec import IndexSpec
 from ..index.sync import IndexSync
-from ..models import Hit, Profile, Record, require_user_id
+from ..models import Profile, Record, require_user_id
 from ..settings import Settings
 from ..store import STORE_FILE, open_store
 from ..store.keyed import answer_at_commit
-from ..tool import handle_tool_call
 
 if TYPE_CHECKING:  # the lifecycle is imported lazily at run time
     from ..lifecycle.pipeline import Lifecycle, Written
@@ -174,43 +174,6 @@ class MemoryCore:
         self._retriever.prewarm(user_id, kinds, self.embedder)
 
     # --- reads --------------------------------------------------------------------------
-    def deep_recall(
-        self,
-        query: str,
-        *,
-        user_id: str,
-        top_k: int | None = None,
-        kinds: Sequence[str] | None = None,
-        depth: inputs.Depth | None = None,
-        alpha: float | None = None,
-        fusion: inputs.Fusion | None = None,
-        allow_degraded: bool = False,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        now: datetime | str | None = None,
-    ) -> list[Hit]:
-        """Hybrid search of the user's memory: ``alpha``·keyword + (1−alpha)·vector.
-
-        What is searched: ``kinds`` when given, else the tiers of ``depth`` ("recent": notes,
-        short-term summaries, Dynamic passages; "archive": also the promoted summaries and
-        the raw turns; default ``settings.retrieval.recall_depth``). ``alpha``/``fusion``
-        override the settings for this call (benchmarks compare modes on one index). With
-        ``allow_degraded`` a vector store outage returns keyword-only hits flagged
-        ``degraded`` instead of raising ``StoreError``.
-
-        ``since``/``until`` (datetimes, dates or ISO strings; a bare ``until`` date keeps its
-        whole day) keep only what was said in that window. Time words in the query ("last
-        week", "上个月") are read against ``now`` (default: the current time; pass the
-        replay's date) as a soft window: hits inside it rank first (recall.index.window).
-        """
-        req = inputs.recall_request(
-            query, user_id, top_k, kinds, self.settings, depth, since=since, until=until, now=now
-        )
-        weight, method = inputs.fusion_params(alpha, fusion, self.settings)
-        return self._retriever.search(
-            req, self.embedder(), alpha=weight, fusion=method, allow_degraded=allow_degraded
-        )
-
     def profile(self, user_id: str) -> Profile:
         """What is true of the user now, and what was: each attribute their own words set
         (where they live, who they work for, the gym they go to...), its values oldest
@@ -225,24 +188,6 @@ class MemoryCore:
     def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
         """The user's stored records, oldest first."""
         return self._store.records(require_user_id(user_id), kinds=kinds)
-
-    def handle_tool_call(self, tool_call: Any, *, user_id: str) -> dict[str, Any]:
-        """Answer a ``deep_recall`` tool call with the message to append, in the call's own
-        shape: a Chat Completions tool call, a Responses ``function_call`` item or an
-        Anthropic ``tool_use`` block (:mod:`recall.tool_shapes`).
-
-        A bad ``user_id`` is the host's bug and raises ``InputError``; anything wrong with
-        the call itself comes back as a tool message the model can read; ``top_k`` is
-        bounded by ``settings.retrieval.tool_max_top_k``.
-        """
-        uid = require_user_id(user_id)
-        return handle_tool_call(
-            lambda query, *, top_k, depth=None, since=None, until=None: self.deep_recall(
-                query, user_id=uid, top_k=top_k, depth=depth, since=since, until=until
-            ),
-            tool_call,
-            settings=self.settings,
-        )
 
     def stats(self) -> dict[str, Any]:
         """Users, records per kind, and index state."""

@@ -91,7 +91,8 @@ def _page_bounds(offset: int, limit: int) -> None:
 
 
 class InspectMethods(MemoryCore):
-    """The read-only views of :class:`recall.Memory`: browse, versions, diff, explain."""
+    """The read-only views of :class:`recall.Memory`: browse, versions, diff (explain:
+    :mod:`.search`)."""
 
     def browse(
         self,
@@ -174,27 +175,3 @@ class InspectMethods(MemoryCore):
             )
             chapters.append(ChapterDiff(chapter=name, changed=before != after, lines=lines))
         return ArticleDiff(user_id=uid, old=old, new=target, chapters=chapters)
-
-    def explain(
-        self,
-        query: str,
-        *,
-        user_id: str,
-        top_k: int | None = None,
-        kinds: Sequence[str] | None = None,
-        depth: inputs.Depth | None = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        now: datetime | str | None = None,
-    ) -> Explained:
-        """:meth:`deep_recall`'s hits for ``query`` (same arguments, same order) and the
-        hits the relevance floor removed from the same ranking, each with both legs' raw
-        and normalized scores and ranks."""
-        req = inputs.recall_request(
-            query, user_id, top_k, kinds, self.settings, depth, since=since, until=until, now=now
-        )
-        weight, method = inputs.fusion_params(None, None, self.settings)
-        ranked = self._retriever.ranked(req, self.embedder(), alpha=weight, fusion=method)
-        hits = self._retriever.floored(ranked, req)
-        kept = {h.id for h in hits}
-        return Explained(query=query, hits=hits, floored=[h for h in ranked if h.id not in kept])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, Unpack
 
 import anyio.to_thread
 
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from .. import (
         ArticleDiff,
         ArticleVersion,
-        Depth,
         Embedder,
         Explained,
         Forgotten,
@@ -30,13 +29,22 @@ if TYPE_CHECKING:
         LongTerm,
         Memory,
         Profile,
+        RecallRequest,
         Record,
         RecordPage,
+        RequestOptions,
+        SearchOptions,
         UpdateResult,
         UserDeletion,
     )
 
 __all__ = ["AsyncMemory"]
+
+
+def _user(query: object, options: Mapping[str, object]) -> str | None:
+    """Whose lane a search runs in: the built request's user, else the ``user_id`` given."""
+    user = getattr(query, "user_id", None) or options.get("user_id")
+    return user if isinstance(user, str) else None
 
 
 class AsyncMemory(AsyncStateMethods):
@@ -105,36 +113,25 @@ class AsyncMemory(AsyncStateMethods):
         """:meth:`recall.Memory.delete`."""
         return await self.run_for(user_id, self.memory.delete, ids, user_id=user_id)
 
+    async def build_request(
+        self, query: str, user_id: str, **options: Unpack[SearchOptions]
+    ) -> RecallRequest:
+        """:meth:`recall.Memory.build_request` (it reads nothing: on the loop, no thread)."""
+        return self.memory.build_request(query, user_id, **options)
+
     async def deep_recall(
         self,
-        query: str,
+        query: str | RecallRequest,
         *,
-        user_id: str,
-        top_k: int | None = None,
-        kinds: Sequence[str] | None = None,
-        depth: Depth | None = None,
         alpha: float | None = None,
         fusion: Fusion | None = None,
         allow_degraded: bool = False,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        now: datetime | str | None = None,
+        **options: Unpack[RequestOptions],
     ) -> list[Hit]:
-        """:meth:`recall.Memory.deep_recall`."""
+        """:meth:`recall.Memory.deep_recall`: a built request, or the query and keywords."""
+        how = {"alpha": alpha, "fusion": fusion, "allow_degraded": allow_degraded}
         return await self.run_for(
-            user_id,
-            self.memory.deep_recall,
-            query,
-            user_id=user_id,
-            top_k=top_k,
-            kinds=kinds,
-            depth=depth,
-            alpha=alpha,
-            fusion=fusion,
-            allow_degraded=allow_degraded,
-            since=since,
-            until=until,
-            now=now,
+            _user(query, options), self.memory.deep_recall, query, **how, **options
         )
 
     async def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
@@ -258,30 +255,10 @@ class AsyncMemory(AsyncStateMethods):
         return await self.run_for(user_id, self.memory.article_diff, user_id, old, new)
 
     async def explain(
-        self,
-        query: str,
-        *,
-        user_id: str,
-        top_k: int | None = None,
-        kinds: Sequence[str] | None = None,
-        depth: Depth | None = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        now: datetime | str | None = None,
+        self, query: str | RecallRequest, **options: Unpack[RequestOptions]
     ) -> Explained:
-        """:meth:`recall.Memory.explain`."""
-        return await self.run_for(
-            user_id,
-            self.memory.explain,
-            query,
-            user_id=user_id,
-            top_k=top_k,
-            kinds=kinds,
-            depth=depth,
-            since=since,
-            until=until,
-            now=now,
-        )
+        """:meth:`recall.Memory.explain`: a built request, or the query and keywords."""
+        return await self.run_for(_user(query, options), self.memory.explain, query, **options)
 
     # --- whole users --------------------------------------------------------------------
     async def delete_user(self, user_id: str) -> UserDeletion:

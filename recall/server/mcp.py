@@ -43,7 +43,7 @@ from ..tool import DeepRecallArgs, Lang, bound_top_k, recall_content
 from .activity import ActivityLog, mcp_recorder
 from .aio import AsyncMemory
 from .auth import ApiKeys, key_from_headers
-from .mcp_browse import browse_tools
+from .mcp_browse import QUERY, browse_tools
 from .mcp_corrections import UserId, correction_tools
 from .mcp_hints import (
     ADDS,
@@ -154,7 +154,7 @@ class _Tools:
 
     async def deep_recall(
         self,
-        query: Annotated[str, _ARGS["query"]],
+        query: Annotated[str, QUERY],
         ctx: Context,
         user_id: UserId = None,
         top_k: Annotated[int, _ARGS["top_k"]] = _ARGS["top_k"].default,
@@ -168,11 +168,12 @@ class _Tools:
             check_window(since, until)
         except InputError as exc:
             raise ToolError(str(exc)) from None
-        call = self.amem.deep_recall(
-            query, user_id=uid, top_k=top_k, depth=depth, since=since, until=until
+        build = self.amem.build_request(
+            query, uid, top_k=top_k, depth=depth, since=since, until=until
         )
+        request = await self.answer(build)  # built once: the memory's bounds
         # What handle_tool_call gives a model, under "hits" as REST answers.
-        return compact(recall_content(query, await self.answer(call)))
+        return compact(recall_content(query, await self.answer(self.amem.deep_recall(request))))
 
     async def remember(
         self,
@@ -272,6 +273,9 @@ def build_mcp(
         )
         # The signature keeps user_id (one sent anyway is checked); the schema says the pin.
         tool.parameters = advertised(tool.parameters, name, lang, pinned=default_user is not None)
+        query = tool.parameters["properties"].get("query")
+        if query is not None and name in ("deep_recall", "explain_recall"):
+            query["maxLength"] = amem.memory.settings.retrieval.max_query_chars
         served.append(tool)
     server: MCPServer[Any] = MCPServer(
         "recall",

@@ -31,6 +31,10 @@ from .schemas import ArticleVersions
 __all__ = ["BrowseTools", "browse_tools"]
 
 _ARGS = DeepRecallArgs.model_fields
+#: A search's query: its bound is the memory's (``max_query_chars``, checked by
+#: ``build_request``; the schema's ``maxLength`` set to it by :func:`recall.server.build_mcp`),
+#: not the environment's at import.
+QUERY = Field(min_length=1, description=_ARGS["query"].description)
 
 
 class BrowseTools:
@@ -80,7 +84,7 @@ class BrowseTools:
 
     async def explain_recall(
         self,
-        query: Annotated[str, _ARGS["query"]],
+        query: Annotated[str, QUERY],
         ctx: Context,
         user_id: UserId = None,
         top_k: Annotated[int, _ARGS["top_k"]] = _ARGS["top_k"].default,
@@ -95,8 +99,10 @@ class BrowseTools:
         except RecallError as exc:
             raise ToolError(str(exc)) from None
         self._window(since, until)
-        call = amem.explain(query, user_id=uid, top_k=top_k, depth=depth, since=since, until=until)
-        return compact(await self.checks.answer(call))
+        window = {"since": since, "until": until}
+        build = amem.build_request(query, uid, top_k=top_k, depth=depth, **window)
+        request = await self.checks.answer(build)  # built once: the memory's bounds
+        return compact(await self.checks.answer(amem.explain(request)))
 
     async def profile(
         self, ctx: Context, user_id: UserId = None
