@@ -32,9 +32,14 @@ import ipaddress
 import json
 import socket
 import struct
+from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["ClientShare", "FlowBounds", "client_key", "json_answer"]
+__all__ = ["ClientShare", "FlowBounds", "SHARE_ASIDE", "client_key", "json_answer"]
+
+#: The scope key of a context manager that sets the request aside from its address's
+#: requests in flight while it waits (:mod:`recall.server.keyless`): a wait holds no work.
+SHARE_ASIDE = "recall_share_aside"
 
 
 def json_answer(status: int, reason: str, message: str, extra: str = "") -> bytes:
@@ -101,16 +106,29 @@ class ClientShare:
                 await _busy(send, self.max_requests)
                 return
             requests[key] = n + 1
+            scope[SHARE_ASIDE] = lambda: self._aside(key)
             try:
                 await inner(scope, receive, send)
             finally:
-                left = requests[key] - 1
-                if left:
-                    requests[key] = left
-                else:
-                    del requests[key]
+                self._done(key)
 
         return shared
+
+    def _done(self, key: str) -> None:
+        left = self.requests[key] - 1
+        if left:
+            self.requests[key] = left
+        else:
+            del self.requests[key]
+
+    @contextlib.contextmanager
+    def _aside(self, key: str) -> Iterator[None]:
+        """The request is not counted in flight while the block runs."""
+        self._done(key)
+        try:
+            yield
+        finally:
+            self.requests[key] = self.requests.get(key, 0) + 1
 
 
 async def _busy(send: Any, cap: int) -> None:

@@ -27,9 +27,10 @@ be reached around it. In order, before any route runs:
    on a path that needs no key) and within ``body_timeout_s``; the route then gets it at
    once, so no handler waits on a slow client.
 
-A request refused before its body is read (any of the above, or a 404 or 405: no route
-takes it) has its body left unread, and its connection closed after the answer: a client
-cannot make the server read megabytes only to refuse them.
+A request with no valid key (a public path, a refusal) first waits its turn in the keyless
+budget (:mod:`recall.server.keyless`). A request refused before its body is read (any of
+the above, or a 404 or 405) has its body left unread, and its connection closed after the
+answer: a client cannot make the server read megabytes only to refuse them.
 
 ``GET /mcp`` answers 405: the MCP endpoint is stateless and answers in JSON, so it never
 has anything to push on a standalone stream, and an idle stream would hold a connection.
@@ -53,6 +54,7 @@ from ..settings import ServerSettings
 from .auth import ApiKeys, is_loopback, is_ui_path, key_from_headers, ui_token
 from .doors import Doors
 from .errors import BodyTimeoutError, ForbiddenError, MediaTypeError, TooLargeError
+from .keyless import KeylessBudget, carries_key, take_turn
 from .rest import error_response
 from .ui import html_error
 
@@ -106,6 +108,9 @@ class Gate:
         self.routes = tuple(routes)
         self.body_timeout_s = settings.body_timeout_s
         self.public = frozenset(public)
+        self.keyless = KeylessBudget(
+            settings.keyless_rate, settings.keyless_burst, settings.keyless_total_rate
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -113,25 +118,39 @@ class Gate:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         declared = _declares_body(headers)
-        routed = True
+        routed, keyed = True, False
         try:
             _one_credential(scope["headers"])
-            self._admit(scope, headers)
+            keyed = self._admit(scope, headers)
             routed = not declared or not self.routes or self._routed(scope)
             if routed:
                 self._check_length(scope, headers)
         except Exception as exc:
-            answer = html_error(exc) if is_ui_path(scope["path"]) else error_response(exc)
-            if declared:  # its body stays unread: close rather than parse it as a request
-                answer.headers["connection"] = "close"
-            await answer(scope, receive, send)
+            await self._refuse(exc, scope, receive, send, keyed=keyed, declared=declared)
+            return
+        if not keyed and not await take_turn(self.keyless, scope, send):
             return
         if scope["method"] == "GET" and scope["path"] == _MCP:
             await _no_stream(scope, receive, send)
-            return
-        if not routed:
+        elif not routed:
             await self.app(scope, receive, _closing(send))  # the router's 404 or 405
+        else:
+            await self._forward(scope, receive, send)
+
+    async def _refuse(
+        self, exc: Exception, scope: Scope, receive: Receive, send: Send, **how: bool
+    ) -> None:
+        """Answer a refused request (``how``: keyed, declared), its turn waited when keyless."""
+        keyless = not (how["keyed"] or carries_key(self.keys, scope))
+        if keyless and not await take_turn(self.keyless, scope, send):
             return
+        answer = html_error(exc) if is_ui_path(scope["path"]) else error_response(exc)
+        if how["declared"]:  # its body stays unread: close rather than parse it as a request
+            answer.headers["connection"] = "close"
+        await answer(scope, receive, send)
+
+    async def _forward(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Read the body within its limits, then hand the request to the route."""
         try:
             body = await self._read_body(receive, self._body_limit(scope))
         except (TooLargeError, BodyTimeoutError) as exc:
@@ -145,23 +164,30 @@ class Gate:
             return
         await self.app(scope, _replay(body, receive), send)
 
-    def _admit(self, scope: Scope, headers: dict[str, str]) -> None:
+    def _admit(self, scope: Scope, headers: dict[str, str]) -> bool:
+        """Raise for a request refused; else whether it is keyed (never charged to the
+        keyless budget): a valid key, or a keyless server's loopback client off the public
+        paths."""
         host = headers.get("host")
         self.doors.check_host(host, scope)
         self.doors.check_origin(headers.get("origin"), host)
-        if scope["path"] not in self.public:
-            if self.keys is None:
-                client = scope.get("client")
-                if not is_loopback(client[0] if client else None):
-                    raise ForbiddenError(
-                        "this server has no API keys, so it answers loopback clients only; "
-                        "configure RECALL_SERVER_API_KEYS to serve other hosts"
-                    )
-            else:
-                token = ui_token(headers, scope["method"], scope["path"])
-                self.keys.tenant(key_from_headers(headers), ui=token)
+        if scope["path"] in self.public:
+            keyed = carries_key(self.keys, scope)
+        elif self.keys is None:
+            client = scope.get("client")
+            if not is_loopback(client[0] if client else None):
+                raise ForbiddenError(
+                    "this server has no API keys, so it answers loopback clients only; "
+                    "configure RECALL_SERVER_API_KEYS to serve other hosts"
+                )
+            keyed = True
+        else:
+            token = ui_token(headers, scope["method"], scope["path"])
+            self.keys.tenant(key_from_headers(headers), ui=token)
+            keyed = True
         if not self.routes or self._routed(scope):  # no route takes it: a 405, not a 415
             self._check_media_type(scope, headers)
+        return keyed
 
     def _check_length(self, scope: Scope, headers: dict[str, str]) -> None:
         length = headers.get("content-length")

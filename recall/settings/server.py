@@ -115,6 +115,29 @@ class ServerSettings(_Group):
         "inspector's login); a request that will be refused (401, 403, 404, 405, 415) has "
         "no body read at all, and its connection is closed after the answer.",
     )
+    keyless_rate: float = Field(
+        50.0,
+        ge=0,
+        description="Requests per second one client address may send without a valid key "
+        "(public paths such as /healthz and /openapi.json, and every refusal: 401, 403, "
+        "404...) before the next waits its turn, its connection read no further meanwhile "
+        "(0: no per-address rate). Keyed requests, and the inspector's pages with its login "
+        "cookie, are never counted.",
+    )
+    keyless_burst: int = Field(
+        100,
+        ge=1,
+        description="Requests without a key one address may send at once after a quiet "
+        "spell, before keyless_rate applies (every address together: twice this).",
+    )
+    keyless_total_rate: float = Field(
+        200.0,
+        ge=0,
+        description="Requests per second without a valid key from every address together, "
+        "so that many addresses cannot take the server from keyed clients (0: no total "
+        "rate). A request whose turn is over 5 s away is answered HTTP 429 and its "
+        "connection closed.",
+    )
     tools: Literal["agent", "all"] = Field(
         "agent",
         description="The MCP tools `recall serve` advertises: 'agent' deep_recall, remember "
