@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .. import LongTerm, UpdateResult, __version__
+from .. import LongTerm, RecallRequest, UpdateResult, __version__
 from ..errors import InputError
 from ..memory.inspect import record_kinds
 from ..memory.users import ImportResult, UserDeletion
@@ -152,32 +152,28 @@ class RestApi:
             check_pinned(self.pinned, uid)
             return uid
 
-    async def recall_body(self, request: Request) -> tuple[str, s.RecallBody, int]:
-        """The user (who must hold memory: :func:`require_held`), the checked body of a
-        recall-shaped POST (/recall, /explain), and its top_k within the memory's bound (a
-        request without one gets the default)."""
+    async def recall_body(self, request: Request) -> tuple[s.RecallBody, RecallRequest]:
+        """The checked body of a recall-shaped POST (/recall, /explain) and the request built
+        from it once (:meth:`recall.Memory.build_request`) for a user who must hold memory
+        (:func:`require_held`); its top_k within the memory's bound (a request without one
+        gets the default)."""
         uid = self._user(request)
         body = await read_body(request, s.RecallBody)
         given = "top_k" in body.model_fields_set
         top_k = bound_top_k(body.top_k, self.amem.memory.settings, given=given)
         check_window(body.since, body.until)
         await require_held(self.amem, uid)
-        return uid, body, top_k
+        window = {"since": body.since, "until": body.until}
+        built = self.amem.build_request(
+            body.query, uid, top_k=top_k, depth=body.depth, kinds=body.kinds, **window
+        )
+        return body, await built
 
     # --- handlers -----------------------------------------------------------------------
     async def recall(self, request: Request) -> Response:
         """POST /recall: deep_recall."""
-        uid, body, top_k = await self.recall_body(request)
-        hits = await self.amem.deep_recall(
-            body.query,
-            user_id=uid,
-            top_k=top_k,
-            depth=body.depth,
-            kinds=body.kinds,
-            since=body.since,
-            until=body.until,
-        )
-        return json_response(s.RecallResponse.of(body.query, hits))
+        body, built = await self.recall_body(request)
+        return json_response(s.RecallResponse.of(body.query, await self.amem.deep_recall(built)))
 
     async def memories(self, request: Request) -> Response:
         """GET /memories: the user's records."""

@@ -203,17 +203,8 @@ class BrowseApi:
 
     async def explain(self, request: Request) -> Response:
         """POST /explain: Memory.explain, with the body and the top_k bound of /recall."""
-        uid, body, top_k = await self.rest.recall_body(request)
-        explained = await self.rest.amem.explain(
-            body.query,
-            user_id=uid,
-            top_k=top_k,
-            kinds=body.kinds,
-            depth=body.depth,
-            since=body.since,
-            until=body.until,
-        )
-        return json_response(explained)
+        _, built = await self.rest.recall_body(request)
+        return json_response(await self.rest.amem.explain(built))
 
     async def profile(self, request: Request) -> Response:
         """GET /profile: Memory.profile (no attributes: nothing said of the kind yet)."""
