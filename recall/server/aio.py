@@ -4,50 +4,66 @@ Hosts (LangGraph, the Agents SDK, this server) await their tools; a deep_recall 
 the loop. :class:`AsyncMemory` has every public method of ``Memory``, same parameters
 (tests/server/test_async_parity.py), each run on a worker thread and awaited, under a
 timeout and fairly between tenants (:class:`~recall.server.lanes.TenantLanes`).
+
+The methods are made from ``Memory``'s own (:func:`_off_loop`): one signature, written once
+in :mod:`recall.memory`, that this face and mypy both read; only the few that do more than
+forward a call (``warm_up``, ``build_request``, ``close``) are written here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Self, Unpack
+import functools
+import inspect
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, Concatenate, ParamSpec, Self, TypeVar, Unpack
 
 import anyio.to_thread
 
-from .aio_state import AsyncStateMethods
-
-if TYPE_CHECKING:
-    from .. import (
-        ArticleDiff,
-        ArticleVersion,
-        Embedder,
-        Explained,
-        Forgotten,
-        Fusion,
-        Hit,
-        ImportResult,
-        LongTerm,
-        Memory,
-        Profile,
-        RecallRequest,
-        Record,
-        RecordPage,
-        RequestOptions,
-        SearchOptions,
-        UpdateResult,
-        UserDeletion,
-    )
+from .. import Memory, RecallRequest, SearchOptions
+from .lanes import TenantLanes
 
 __all__ = ["AsyncMemory"]
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
-def _user(query: object, options: Mapping[str, object]) -> str | None:
-    """Whose lane a search runs in: the built request's user, else the ``user_id`` given."""
-    user = getattr(query, "user_id", None) or options.get("user_id")
+
+def _lane_user(
+    signature: inspect.Signature, args: tuple[Any, ...], kwargs: Mapping[str, Any]
+) -> str | None:
+    """Whose lane a call runs in: its ``user_id``, else the user of the built request given
+    as its ``query`` (None: no tenant's lane)."""
+    try:
+        given = signature.bind(None, *args, **kwargs).arguments
+    except TypeError:
+        return None  # the call itself says what is wrong, raised when it runs
+    user = given.get("user_id") or kwargs.get("user_id")
+    user = user or getattr(given.get("query"), "user_id", None)
     return user if isinstance(user, str) else None
 
 
-class AsyncMemory(AsyncStateMethods):
+def _off_loop(
+    method: Callable[Concatenate[Memory, _P], _R], *, lane: bool = True
+) -> Callable[Concatenate[AsyncMemory, _P], Coroutine[Any, Any, _R]]:
+    """``Memory``'s ``method`` as an AsyncMemory method with the same parameters: the call
+    runs on a worker thread, awaited, in the lane of its user's tenant (``lane=False``: in
+    none, for the calls that name no user)."""
+    name, signature = method.__name__, inspect.signature(method)
+
+    async def forward(self: AsyncMemory, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        call: Callable[_P, _R] = getattr(self.memory, name)
+        if not lane:
+            return await self.run(call, *args, **kwargs)
+        return await self.run_for(_lane_user(signature, args, kwargs), call, *args, **kwargs)
+
+    # __wrapped__: inspect.signature (the parity test, help()) reads Memory's parameters.
+    functools.update_wrapper(forward, method, assigned=("__name__",), updated=())
+    forward.__qualname__ = f"AsyncMemory.{name}"
+    forward.__doc__ = f":meth:`recall.Memory.{name}` on a worker thread, awaited."
+    return forward
+
+
+class AsyncMemory(TenantLanes):
     """``await``-able :class:`recall.Memory`: same methods, run off the event loop.
 
     ``timeout_s`` bounds every call, its wait for a slot included (None: no bound);
@@ -76,42 +92,15 @@ class AsyncMemory(AsyncStateMethods):
         """Close the memory (drains background jobs first)."""
         await anyio.to_thread.run_sync(self.memory.close)
 
+    async def close(self) -> None:
+        """:meth:`recall.Memory.close`: :meth:`aclose`."""
+        await self.aclose()
+
     async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
-
-    # --- the Memory methods: records and hits -------------------------------------------
-    async def add(
-        self,
-        text: str,
-        *,
-        user_id: str,
-        kind: str = "note",
-        id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        created_at: datetime | str | float | None = None,
-    ) -> str:
-        """:meth:`recall.Memory.add`."""
-        return await self.run_for(
-            user_id,
-            self.memory.add,
-            text,
-            user_id=user_id,
-            kind=kind,
-            id=id,
-            metadata=metadata,
-            created_at=created_at,
-        )
-
-    async def add_many(self, items: Iterable[Mapping[str, Any]], *, user_id: str) -> list[str]:
-        """:meth:`recall.Memory.add_many`."""
-        return await self.run_for(user_id, self.memory.add_many, list(items), user_id=user_id)
-
-    async def delete(self, ids: str | Sequence[str], *, user_id: str) -> int:
-        """:meth:`recall.Memory.delete`."""
-        return await self.run_for(user_id, self.memory.delete, ids, user_id=user_id)
 
     async def build_request(
         self, query: str, user_id: str, **options: Unpack[SearchOptions]
@@ -119,158 +108,43 @@ class AsyncMemory(AsyncStateMethods):
         """:meth:`recall.Memory.build_request` (it reads nothing: on the loop, no thread)."""
         return self.memory.build_request(query, user_id, **options)
 
-    async def deep_recall(
-        self,
-        query: str | RecallRequest,
-        *,
-        alpha: float | None = None,
-        fusion: Fusion | None = None,
-        allow_degraded: bool = False,
-        **options: Unpack[RequestOptions],
-    ) -> list[Hit]:
-        """:meth:`recall.Memory.deep_recall`: a built request, or the query and keywords."""
-        how = {"alpha": alpha, "fusion": fusion, "allow_degraded": allow_degraded}
-        return await self.run_for(
-            _user(query, options), self.memory.deep_recall, query, **how, **options
-        )
+    # --- in the lane of the user named (a built request's user for the searches) ---------
+    add = _off_loop(Memory.add)
+    add_many = _off_loop(Memory.add_many)
+    delete = _off_loop(Memory.delete)
+    deep_recall = _off_loop(Memory.deep_recall)
+    explain = _off_loop(Memory.explain)
+    records = _off_loop(Memory.records)
+    handle_tool_call = _off_loop(Memory.handle_tool_call)
+    update_memory = _off_loop(Memory.update_memory)
+    get_relevant_memories = _off_loop(Memory.get_relevant_memories)
+    long_term = _off_loop(Memory.long_term)
+    profile = _off_loop(Memory.profile)
+    short_term = _off_loop(Memory.short_term)
+    daily_log = _off_loop(Memory.daily_log)
+    forget_fact = _off_loop(Memory.forget_fact)
+    edit_fact = _off_loop(Memory.edit_fact)
+    rollback = _off_loop(Memory.rollback)
+    forget = _off_loop(Memory.forget)
+    browse = _off_loop(Memory.browse)
+    article_versions = _off_loop(Memory.article_versions)
+    article_diff = _off_loop(Memory.article_diff)
+    article_version = _off_loop(Memory.article_version)
+    holds = _off_loop(Memory.holds)
+    delete_user = _off_loop(Memory.delete_user)
+    export_user = _off_loop(Memory.export_user)
+    import_user = _off_loop(Memory.import_user)
+    claim_key = _off_loop(Memory.claim_key)
+    finish_key = _off_loop(Memory.finish_key)
+    release_key = _off_loop(Memory.release_key)
+    write_once = _off_loop(Memory.write_once)
 
-    async def records(self, user_id: str, kinds: Sequence[str] | None = None) -> list[Record]:
-        """:meth:`recall.Memory.records`."""
-        return await self.run_for(user_id, self.memory.records, user_id, kinds)
-
-    async def handle_tool_call(self, tool_call: Any, *, user_id: str) -> dict[str, Any]:
-        """:meth:`recall.Memory.handle_tool_call` (any of the three call shapes)."""
-        return await self.run_for(user_id, self.memory.handle_tool_call, tool_call, user_id=user_id)
-
-    async def embedder(self) -> Embedder:
-        """:meth:`recall.Memory.embedder` (loading it can take seconds)."""
-        return await self.run(self.memory.embedder)
-
-    async def stats(self) -> dict[str, Any]:
-        """:meth:`recall.Memory.stats`."""
-        return await self.run(self.memory.stats)
-
-    async def close(self) -> None:
-        """:meth:`recall.Memory.close`: :meth:`aclose`."""
-        await self.aclose()
-
-    # --- the memory tiers ---------------------------------------------------------------
-    async def update_memory(
-        self,
-        states: str | Sequence[Any],
-        *,
-        user_id: str,
-        background: bool = False,
-        at: datetime | None = None,
-    ) -> UpdateResult:
-        """:meth:`recall.Memory.update_memory`."""
-        return await self.run_for(
-            user_id,
-            self.memory.update_memory,
-            states,
-            user_id=user_id,
-            background=background,
-            at=at,
-        )
-
-    async def should_summarize(self, messages: Sequence[Any]) -> bool:
-        """:meth:`recall.Memory.should_summarize`."""
-        return await self.run(self.memory.should_summarize, messages)
-
-    async def get_relevant_memories(
-        self, user_input: str, *, user_id: str, max_tokens: int | None = None
-    ) -> str:
-        """:meth:`recall.Memory.get_relevant_memories`."""
-        return await self.run_for(
-            user_id,
-            self.memory.get_relevant_memories,
-            user_input,
-            user_id=user_id,
-            max_tokens=max_tokens,
-        )
-
-    async def long_term(self, user_id: str, version: int | None = None) -> LongTerm:
-        """:meth:`recall.Memory.long_term`."""
-        return await self.run_for(user_id, self.memory.long_term, user_id, version)
-
-    async def profile(self, user_id: str) -> Profile:
-        """:meth:`recall.Memory.profile`."""
-        return await self.run_for(user_id, self.memory.profile, user_id)
-
-    async def short_term(self, user_id: str) -> list[Record]:
-        """:meth:`recall.Memory.short_term`."""
-        return await self.run_for(user_id, self.memory.short_term, user_id)
-
-    async def forget_fact(self, user_id: str, fact: str) -> LongTerm:
-        """:meth:`recall.Memory.forget_fact`."""
-        return await self.run_for(user_id, self.memory.forget_fact, user_id, fact)
-
-    async def edit_fact(self, user_id: str, old: str, new: str) -> LongTerm:
-        """:meth:`recall.Memory.edit_fact`."""
-        return await self.run_for(user_id, self.memory.edit_fact, user_id, old, new)
-
-    async def rollback(self, user_id: str, version: int) -> LongTerm:
-        """:meth:`recall.Memory.rollback`."""
-        return await self.run_for(user_id, self.memory.rollback, user_id, version)
-
-    async def forget(
-        self, user_id: str, text: str | None = None, *, ids: Sequence[str] | None = None
-    ) -> Forgotten:
-        """:meth:`recall.Memory.forget`."""
-        return await self.run_for(user_id, self.memory.forget, user_id, text, ids=ids)
-
-    async def flush(self, timeout: float | None = None) -> bool:
-        """:meth:`recall.Memory.flush`."""
-        return await self.run(self.memory.flush, timeout)
-
-    # --- the read-only views -------------------------------------------------------------
-    async def browse(
-        self,
-        user_id: str,
-        *,
-        kinds: Sequence[str] | None = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        offset: int = 0,
-        limit: int = 50,
-    ) -> RecordPage:
-        """:meth:`recall.Memory.browse`."""
-        return await self.run_for(
-            user_id,
-            self.memory.browse,
-            user_id,
-            kinds=kinds,
-            since=since,
-            until=until,
-            offset=offset,
-            limit=limit,
-        )
-
-    async def article_versions(self, user_id: str) -> list[ArticleVersion]:
-        """:meth:`recall.Memory.article_versions`."""
-        return await self.run_for(user_id, self.memory.article_versions, user_id)
-
-    async def article_diff(self, user_id: str, old: int, new: int | None = None) -> ArticleDiff:
-        """:meth:`recall.Memory.article_diff`."""
-        return await self.run_for(user_id, self.memory.article_diff, user_id, old, new)
-
-    async def explain(
-        self, query: str | RecallRequest, **options: Unpack[RequestOptions]
-    ) -> Explained:
-        """:meth:`recall.Memory.explain`: a built request, or the query and keywords."""
-        return await self.run_for(_user(query, options), self.memory.explain, query, **options)
-
-    # --- whole users --------------------------------------------------------------------
-    async def delete_user(self, user_id: str) -> UserDeletion:
-        """:meth:`recall.Memory.delete_user`."""
-        return await self.run_for(user_id, self.memory.delete_user, user_id)
-
-    async def export_user(self, user_id: str) -> list[str]:
-        """:meth:`recall.Memory.export_user`."""
-        return await self.run_for(user_id, self.memory.export_user, user_id)
-
-    async def import_user(
-        self, lines: str | bytes | Iterable[str | bytes], *, user_id: str | None = None
-    ) -> ImportResult:
-        """:meth:`recall.Memory.import_user`."""
-        return await self.run_for(user_id, self.memory.import_user, lines, user_id=user_id)
+    # --- in no tenant's lane: the whole memory, or no user --------------------------------
+    embedder = _off_loop(Memory.embedder, lane=False)
+    stats = _off_loop(Memory.stats, lane=False)
+    should_summarize = _off_loop(Memory.should_summarize, lane=False)
+    flush = _off_loop(Memory.flush, lane=False)
+    users = _off_loop(Memory.users, lane=False)
+    record_counts = _off_loop(Memory.record_counts, lane=False)
+    index_state = _off_loop(Memory.index_state, lane=False)
+    failed_jobs = _off_loop(Memory.failed_jobs, lane=False)
