@@ -51,96 +51,102 @@ REWRITES = ToolAnnotations(
     read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False
 )
 
-#: The ``use_memory`` prompt of the ``all`` set in English: when to call which tool.
-USE_MEMORY = """\
-You have a long-term memory of this user, through the recall tools. Use it like this:
-
-1. At the start of each turn, call get_relevant_memories with the user's message. It returns \
+#: The ``use_memory`` prompt's parts in each language: its opening, then the steps a tool
+#: set's prompt numbers in the order of :data:`_STEPS` (each step written once).
+_PARTS: dict[Lang, dict[str, str]] = {
+    "en": {
+        "opening": "You have a long-term memory of this user, through the recall tools. "
+        "Use it like this:\n",
+        "start": """\
+At the start of each turn, call get_relevant_memories with the user's message. It returns \
 the user's profile and the recent conversation summaries that matter now, within a token \
 budget. It is cheap; it does not search the older archive.
-2. Call deep_recall only when the user asks you to remember or think back ("do you \
+""",
+        "recall": """\
+Call deep_recall only when the user asks you to remember or think back ("do you \
 remember", "try to remember", "what did we decide about ..."), or when you have offered to \
 dig into your shared history and the user agreed. Pass a short query in the user's \
 language; pass since/until when the user names a time. If it finds nothing, say you do not \
 remember; do not guess.
-3. Call remember when the conversation settles something worth keeping: a decision, a \
+""",
+        "remember": """\
+Call remember when the conversation settles something worth keeping: a decision, a \
 preference, a fact about the user, or at the end of a session. Pass a short summary in your \
 own words, or the messages.
-4. To look around without a query: browse_records lists the stored records page by page \
+""",
+        "browse": """\
+To look around without a query: browse_records lists the stored records page by page \
 (newest first, by kind and date; pass next_offset as offset for the next page), long_term \
 reads the profile article, article_versions lists its versions and article_diff shows what \
 changed between two of them. profile lists what is true of the user now (home, employer, \
 gym...) and what each value replaced. explain_recall shows why deep_recall ranks what it \
 does and which memories the relevance floor removed.
-5. Corrections change or delete what the user told you, and cannot be undone by you: \
+""",
+        "correct": """\
+Corrections change or delete what the user told you, and cannot be undone by you: \
 forget_fact removes a fact (its words) from every record and every version of the article, \
 forget deletes records by id, edit_fact replaces text of the article, rollback restores an \
 older version of it. Use them only when the user asks for the change. Before you forget \
 anything, say exactly what will be removed and ask the user to confirm; afterwards, tell \
 them what changed (the tool's answer says).
-"""
-
-
-_USE_MEMORY_ZH = """\
-你可以通过 recall 的工具使用这位用户的长期记忆。用法如下：
-
-1. 每轮开始时，用用户的消息调用 get_relevant_memories。它返回用户的档案和此刻相关的近期对话\
-摘要，限定在 token 预算内。开销小；它不检索更早的存档。
-2. 只在用户要求你回忆或回想时（“你还记得吗”“你仔细想想”“我们上次关于……定了什么”），或你提议\
-深入回忆你们的共同历史且用户同意时，才调用 deep_recall。用用户的语言传一个简短的 query；用户说到\
-某段时间时传 since/until。什么也没找到时，就说你不记得；不要猜。
-3. 对话确定了值得记住的内容时调用 remember：一个决定、一个偏好、一个关于用户的事实，或在会话\
-结束时。用你自己的话传一段简短的 summary，或传 messages。
-4. 不带查询地查看：browse_records 分页列出存储的记录（最新的在前，可按类型和日期；下一页把 \
-next_offset 作为 offset 传入），long_term 读取档案，article_versions 列出它的版本，article_diff \
-显示两个版本之间的变化。profile 列出用户现在的情况（住处、雇主、健身房……）以及每一项替换了什么。\
-explain_recall 说明 deep_recall 为什么这样排序，以及相关性下限去掉了哪些记忆。
-5. 更正会改变或删除用户告诉过你的内容，你无法撤销：forget_fact 从每条记录和档案的每个版本中删去\
-一条事实（按它的原话），forget 按 id 删除记录，edit_fact 替换档案中的文字，rollback 恢复档案的\
-旧版本。只在用户要求更改时使用。忘掉任何内容之前，准确说明将删去什么并请用户确认；之后告诉他们\
-改了什么（工具的回答会说明）。
-"""
-
-_AGENT_EN = """\
-You have a long-term memory of this user, through the recall tools. Use it like this:
-
-1. Call deep_recall only when the user asks you to remember or think back ("do you \
-remember", "try to remember", "what did we decide about ..."), or when you have offered to \
-dig into your shared history and the user agreed. Pass a short query in the user's \
-language; pass since/until when the user names a time. If it finds nothing, say you do not \
-remember; do not guess.
-2. Call remember when the conversation settles something worth keeping: a decision, a \
-preference, a fact about the user, or at the end of a session. Pass a short summary in your \
-own words, or the messages.
-3. Call forget only when the user asks you to forget something specific: it deletes records \
+""",
+        "forget": """\
+Call forget only when the user asks you to forget something specific: it deletes records \
 by id (the ids deep_recall returns) and cannot be undone by you. Before you forget \
 anything, say exactly what will be removed and ask the user to confirm; afterwards, tell \
 them what changed.
-"""
-
-_AGENT_ZH = """\
-你可以通过 recall 的工具使用这位用户的长期记忆。用法如下：
-
-1. 只在用户要求你回忆或回想时（“你还记得吗”“你仔细想想”“我们上次关于……定了什么”），或你提议\
+""",
+    },
+    "zh": {
+        "opening": "你可以通过 recall 的工具使用这位用户的长期记忆。用法如下：\n",
+        "start": """\
+每轮开始时，用用户的消息调用 get_relevant_memories。它返回用户的档案和此刻相关的近期对话\
+摘要，限定在 token 预算内。开销小；它不检索更早的存档。
+""",
+        "recall": """\
+只在用户要求你回忆或回想时（“你还记得吗”“你仔细想想”“我们上次关于……定了什么”），或你提议\
 深入回忆你们的共同历史且用户同意时，才调用 deep_recall。用用户的语言传一个简短的 query；用户说到\
 某段时间时传 since/until。什么也没找到时，就说你不记得；不要猜。
-2. 对话确定了值得记住的内容时调用 remember：一个决定、一个偏好、一个关于用户的事实，或在会话\
+""",
+        "remember": """\
+对话确定了值得记住的内容时调用 remember：一个决定、一个偏好、一个关于用户的事实，或在会话\
 结束时。用你自己的话传一段简短的 summary，或传 messages。
-3. 只在用户要求你忘掉某件具体的事时调用 forget：它按 id 删除记录（deep_recall 返回的 id），你无法\
+""",
+        "browse": """\
+不带查询地查看：browse_records 分页列出存储的记录（最新的在前，可按类型和日期；下一页把 \
+next_offset 作为 offset 传入），long_term 读取档案，article_versions 列出它的版本，article_diff \
+显示两个版本之间的变化。profile 列出用户现在的情况（住处、雇主、健身房……）以及每一项替换了什么。\
+explain_recall 说明 deep_recall 为什么这样排序，以及相关性下限去掉了哪些记忆。
+""",
+        "correct": """\
+更正会改变或删除用户告诉过你的内容，你无法撤销：forget_fact 从每条记录和档案的每个版本中删去\
+一条事实（按它的原话），forget 按 id 删除记录，edit_fact 替换档案中的文字，rollback 恢复档案的\
+旧版本。只在用户要求更改时使用。忘掉任何内容之前，准确说明将删去什么并请用户确认；之后告诉他们\
+改了什么（工具的回答会说明）。
+""",
+        "forget": """\
+只在用户要求你忘掉某件具体的事时调用 forget：它按 id 删除记录（deep_recall 返回的 id），你无法\
 撤销。忘掉任何内容之前，准确说明将删去什么并请用户确认；之后告诉他们改了什么。
-"""
+""",
+    },
+}
 
-_PROMPTS: dict[tuple[ToolSet, Lang], str] = {
-    ("all", "en"): USE_MEMORY,
-    ("all", "zh"): _USE_MEMORY_ZH,
-    ("agent", "en"): _AGENT_EN,
-    ("agent", "zh"): _AGENT_ZH,
+#: The steps of each tool set's prompt, in order.
+_STEPS: dict[ToolSet, tuple[str, ...]] = {
+    "all": ("start", "recall", "remember", "browse", "correct"),
+    "agent": ("recall", "remember", "forget"),
 }
 
 
 def use_memory(tools: ToolSet = "all", lang: Lang = "en") -> str:
     """The ``use_memory`` prompt for the tool set ``tools``, in ``lang``."""
-    return _PROMPTS[tools, lang]
+    parts = _PARTS[lang]
+    steps = "".join(f"{n}. {parts[step]}" for n, step in enumerate(_STEPS[tools], 1))
+    return f"{parts['opening']}\n{steps}"
+
+
+#: The ``use_memory`` prompt of the ``all`` set in English: when to call which tool.
+USE_MEMORY = use_memory()
 
 
 def add_use_memory_prompt(
