@@ -17,7 +17,9 @@ app's routes and in the OpenAPI document.
 
 from __future__ import annotations
 
-from typing import Self
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.requests import Request
@@ -35,6 +37,7 @@ __all__ = ["CORRECTION_ENDPOINTS", "CorrectionsApi", "EditBody", "ForgetBody", "
 
 _U = "/v1/users/{user}"
 _MAX_IDS = 1000
+_Body = TypeVar("_Body", bound=BaseModel)
 
 
 class ForgetBody(BaseModel):
@@ -100,44 +103,40 @@ class CorrectionsApi:
             for e in CORRECTION_ENDPOINTS
         ]
 
+    async def _held(self, request: Request, model: type[_Body]) -> tuple[str, _Body]:
+        """The user of a correction (who must hold memory) and its checked body."""
+        uid = self.rest._user(request)
+        body = await read_body(request, model)
+        await require_held(self.rest.amem, uid)
+        return uid, body
+
+    async def _correct(
+        self, request: Request, uid: str, name: str, body: BaseModel, write: Callable[[], Any]
+    ) -> Response:
+        """Run the correction ``write`` once per ``Idempotency-Key`` (the request: ``name``
+        and the body), answering 200 with what it returns."""
+        request_id = f"{name} {body.model_dump_json()}"
+        return await self.rest._write(request, uid, request_id, write, 200)
+
     async def forget_fact(self, request: Request) -> Response:
         """POST /forget: Memory.forget."""
-        uid = self.rest._user(request)
-        body = await read_body(request, ForgetBody)
-        await require_held(self.rest.amem, uid)
-        memory = self.rest.amem.memory
-
-        def write() -> Forgotten:
-            return memory.forget(uid, body.text, ids=body.ids)
-
-        return await self.rest._write(request, uid, f"forget {body.model_dump_json()}", write, 200)
+        uid, body = await self._held(request, ForgetBody)
+        write = partial(self.rest.amem.memory.forget, uid, body.text, ids=body.ids)
+        return await self._correct(request, uid, "forget", body, write)
 
     async def edit_fact(self, request: Request) -> Response:
         """POST /long-term/edit: Memory.edit_fact."""
-        uid = self.rest._user(request)
-        body = await read_body(request, EditBody)
-        await require_held(self.rest.amem, uid)
-        memory = self.rest.amem.memory
-
-        def write() -> LongTerm:
-            return memory.edit_fact(uid, body.old, body.new)
-
-        return await self.rest._write(request, uid, f"edit {body.model_dump_json()}", write, 200)
+        uid, body = await self._held(request, EditBody)
+        write = partial(self.rest.amem.memory.edit_fact, uid, body.old, body.new)
+        return await self._correct(request, uid, "edit", body, write)
 
     async def rollback(self, request: Request) -> Response:
         """POST /long-term/rollback: Memory.rollback (404 past the newest version)."""
-        uid = self.rest._user(request)
-        body = await read_body(request, RollbackBody)
-        await require_held(self.rest.amem, uid)
-        memory = self.rest.amem.memory
+        uid, body = await self._held(request, RollbackBody)
         newest = await self.rest.amem.article_version(uid)
         if body.version > newest:
             raise NotFoundError(
                 f"user {uid!r} has no long-term version {body.version}; newest is {newest}"
             )
-
-        def write() -> LongTerm:
-            return memory.rollback(uid, body.version)
-
-        request_id = f"rollback {body.model_dump_json()}"
-        return await self.rest._write(request, uid, request_id, write, 200)
+        write = partial(self.rest.amem.memory.rollback, uid, body.version)
+        return await self._correct(request, uid, "rollback", body, write)
