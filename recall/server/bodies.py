@@ -16,12 +16,13 @@ from typing import Any, NoReturn, TypeVar
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import Message, Receive
 
 from ..errors import InputError
 from ..models import validation_message
 from ..spans import span
 
-__all__ = ["json_response", "parse_json", "read_body"]
+__all__ = ["json_response", "parse_json", "read_body", "replayed"]
 
 _M = TypeVar("_M", bound=BaseModel)
 
@@ -79,3 +80,18 @@ async def read_body(request: Request, model: type[_M]) -> _M:
             return model.model_validate(data)
         except ValidationError as exc:
             raise InputError(validation_message(exc, "request body")) from exc
+
+
+def replayed(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the route the whole ``body`` (read and checked by a gate in
+    front of it), then waits on the client as the original does (a disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay

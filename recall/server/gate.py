@@ -52,6 +52,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..errors import InputError
 from ..settings import ServerSettings
 from .auth import ApiKeys, is_loopback, is_ui_path, key_from_headers, ui_token
+from .bodies import replayed
 from .doors import Doors
 from .errors import BodyTimeoutError, ForbiddenError, MediaTypeError, TooLargeError
 from .keyless import KeylessBudget, carries_key, take_turn
@@ -162,7 +163,7 @@ class Gate:
             return
         if body is None:  # the client went away before its body was in
             return
-        await self.app(scope, _replay(body, receive), send)
+        await self.app(scope, replayed(body, receive), send)
 
     def _admit(self, scope: Scope, headers: dict[str, str]) -> bool:
         """Raise for a request refused; else whether it is keyed (never charged to the
@@ -267,21 +268,6 @@ def _closing(send: Send) -> Send:
         await send(message)
 
     return closing
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """A ``receive`` that hands the route the whole body, then waits on the client as the
-    original does (a disconnect)."""
-    sent = False
-
-    async def replayed() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replayed
 
 
 async def _no_stream(scope: Scope, receive: Receive, send: Send) -> None:

@@ -18,7 +18,9 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .bodies import replayed
 
 __all__ = ["CheckedIds", "bad_id_error", "checked_lines", "checked_routes"]
 
@@ -87,7 +89,7 @@ class CheckedIds:
         if error is not None:
             await JSONResponse(error, status_code=400)(scope, receive, send)
             return
-        await self.app(scope, _replay(body, receive), send)
+        await self.app(scope, replayed(body, receive), send)
 
 
 def checked_routes(routes: Sequence[BaseRoute]) -> list[BaseRoute]:
@@ -98,19 +100,6 @@ def checked_routes(routes: Sequence[BaseRoute]) -> list[BaseRoute]:
         else r
         for r in routes
     ]
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    sent = False
-
-    async def replayed() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replayed
 
 
 async def checked_lines(
