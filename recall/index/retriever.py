@@ -11,7 +11,7 @@ vectors of keyword-only candidates. Steps are timed as :mod:`recall.spans` when 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, NotRequired, TypedDict, Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -35,10 +35,19 @@ from .partitions import Partition, PartitionCache
 from .sync import IndexSync
 from .vector import VectorIndex
 
-__all__ = ["Retriever"]
+__all__ = ["Fusing", "Retriever"]
 
 #: The vector side is down (the store or your own model): keyword only, when allowed.
 _VECTOR_DOWN = (StoreError, EmbedderError)
+
+
+class Fusing(TypedDict):
+    """How :meth:`Retriever.ranked` fuses the two legs, and whether a vector outage may
+    answer keyword-only hits."""
+
+    alpha: float
+    fusion: Literal["linear", "rrf"]
+    allow_degraded: NotRequired[bool]
 
 
 def _top(scores: npt.NDArray[np.float64], n: int) -> npt.NDArray[np.intp]:
@@ -105,22 +114,11 @@ class Retriever:
         return profile_of(user_id, uf, part.records), asked
 
     # --- the query ----------------------------------------------------------------------
-    def search(
-        self,
-        req: RecallRequest,
-        embedder: Embedder,
-        *,
-        alpha: float,
-        fusion: Literal["linear", "rrf"],
-        allow_degraded: bool = False,
-    ) -> list[Hit]:
+    def search(self, req: RecallRequest, embedder: Embedder, **how: Unpack[Fusing]) -> list[Hit]:
         """The top ``req.top_k`` hits for the request, best first, less those under the
-        relevance floor (:mod:`.floor`)."""
+        relevance floor (:mod:`.floor`); ``how``: those of :meth:`ranked`."""
         with span("retrieve"):  # the spans inside are parts of it; the rest is fusion
-            hits = self.ranked(
-                req, embedder, alpha=alpha, fusion=fusion, allow_degraded=allow_degraded
-            )
-            return self.floored(hits, req)
+            return self.floored(self.ranked(req, embedder, **how), req)
 
     def floored(self, hits: list[Hit], req: RecallRequest) -> list[Hit]:
         """``hits`` (order kept) less those under the relevance floor (:mod:`.floor`)."""
