@@ -15,16 +15,12 @@ from ..errors import InputError, StoreError
 from ..jsonlimits import shown
 from ..store import Store
 from .article import Article, LongTerm
+from .forget import norm, without_sentences
 from .promote import Conflict, commit, read_long_term
-from .sentences import split_whole_sentences
 
 __all__ = ["edit_fact", "forget_fact", "revise", "rollback_to"]
 
 _SPACES = re.compile(r"[ \t]+")
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 def _fact(value: object, what: str) -> str:
@@ -36,17 +32,14 @@ def _fact(value: object, what: str) -> str:
 def forget_fact(article: Article, fact: str) -> Article:
     """``article`` without every sentence that contains ``fact`` (case and spacing
     ignored); :class:`InputError` when none does."""
-    needle = _norm(_fact(fact, "fact"))
+    needle = norm(_fact(fact, "fact"))
     removed = 0
     chapters: dict[str, str] = {}
     for name, text in article.chapters().items():
         paragraphs = []
         for original in text.split("\n\n"):
-            para = original
-            for sentence in split_whole_sentences(original):
-                if needle in _norm(sentence):
-                    para = para.replace(sentence, "", 1)
-                    removed += 1
+            para, went = without_sentences(original, needle)
+            removed += went
             para = _SPACES.sub(" ", para).strip()
             if para:
                 paragraphs.append(para)

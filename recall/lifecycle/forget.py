@@ -32,9 +32,11 @@ __all__ = [
     "MIN_FACT_CHARS",
     "forget_in_records",
     "needle",
+    "norm",
     "scrub_article",
     "scrub_rows",
     "scrub_text",
+    "without_sentences",
 ]
 
 #: The shortest fact forget accepts: one letter would take every sentence holding it.
@@ -44,8 +46,20 @@ _SPACES = re.compile(r"[ \t]+")
 _CHAPTERS = ("bedrock", "evolutionary", "dynamic")
 
 
-def _norm(text: str) -> str:
+def norm(text: str) -> str:
+    """``text`` as facts are matched in it: runs of white space one space, case folded."""
     return " ".join(text.split()).casefold()
+
+
+def without_sentences(paragraph: str, wanted: str) -> tuple[str, int]:
+    """``paragraph`` less its sentences that contain ``wanted`` (a :func:`needle`), and how
+    many went; the white space they leave is the caller's to tidy."""
+    para, removed = paragraph, 0
+    for sentence in split_whole_sentences(paragraph):
+        if wanted in norm(sentence):
+            para = para.replace(sentence, "", 1)
+            removed += 1
+    return para, removed
 
 
 def needle(fact: object) -> str:
@@ -53,38 +67,35 @@ def needle(fact: object) -> str:
     a string of at least :data:`MIN_FACT_CHARS` characters."""
     if not isinstance(fact, str):
         raise InputError(f"the text to forget must be a string, got {type(fact).__name__}")
-    norm = _norm(fact)
-    if len(norm) < MIN_FACT_CHARS:
+    matched = norm(fact)
+    if len(matched) < MIN_FACT_CHARS:
         raise InputError(
             f"the text to forget must hold at least {MIN_FACT_CHARS} characters, got "
             f"{shown(fact)}: pass the words of the fact (a name, a number, a phrase)"
         )
-    return norm
+    return matched
 
 
 def scrub_text(text: str, wanted: str) -> str | None:
     """``text`` without the sentences containing ``wanted`` (a :func:`needle`): None when
     it does not hold it, ``""`` when nothing would be left or when the match spans
     sentences (the whole text must go)."""
-    if wanted not in _norm(text):
+    if wanted not in norm(text):
         return None
-    removed = False
+    removed = 0
     paragraphs = []
     for original in text.split("\n\n"):
-        para = original
-        for sentence in split_whole_sentences(original):
-            if wanted in _norm(sentence):
-                para = para.replace(sentence, "", 1)
-                removed = True
+        para, went = without_sentences(original, wanted)
+        removed += went
         para = "\n".join(_SPACES.sub(" ", line).strip() for line in para.split("\n"))
         para = "\n".join(line for line in para.split("\n") if line)
         if para:
             paragraphs.append(para)
-    if not removed or any(wanted in _norm(p) for p in paragraphs):
+    if not removed or any(wanted in norm(p) for p in paragraphs):
         # The fact straddles sentences: its paragraphs go whole.
-        paragraphs = [p for p in paragraphs if wanted not in _norm(p)]
+        paragraphs = [p for p in paragraphs if wanted not in norm(p)]
     out = "\n\n".join(paragraphs)
-    if wanted in _norm(out):
+    if wanted in norm(out):
         return ""  # it straddles paragraphs: keep none of the text
     return out
 
