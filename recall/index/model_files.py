@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import ModelFileError
 
-__all__ = ["MODEL_FILES", "ModelFile", "file_sha256", "verify_model_file"]
+__all__ = ["MODEL_FILES", "ModelFile", "file_sha256", "packaged_model", "verify_model_file"]
 
 
 @dataclass(frozen=True)
@@ -98,3 +98,14 @@ def verify_model_file(embedder: str, path: Path) -> Path:
             f"Reinstall it: {pinned.reinstall}"
         )
     return path
+
+
+def packaged_model(embedder: str, path: Path, name: str) -> Path:
+    """``path`` if it is there and is the pinned model file of ``embedder``
+    (:func:`verify_model_file`), else ModelFileError (saying the ``name`` model is missing
+    when it is not there): checked before a single vector comes from it."""
+    if not path.is_file():
+        raise ModelFileError(
+            f"{name} model not found at {path}; reinstall it: " + MODEL_FILES[embedder].reinstall
+        )
+    return verify_model_file(embedder, path)

