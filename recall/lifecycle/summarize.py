@@ -74,9 +74,6 @@ class ExtractiveSummarizer:
         self.count = count
         self.max_chars = max_chars
 
-    def __call__(self, states: States, *, budget_tokens: int, structured: bool = False) -> str:
-        return self.summarize(states, budget_tokens=budget_tokens, structured=structured)
-
     def summarize(self, states: States, *, budget_tokens: int, structured: bool = False) -> str:
         """A summary of ``states`` within ``budget_tokens`` (see the module docstring)."""
         budget = _budget(budget_tokens)
@@ -86,6 +83,9 @@ class ExtractiveSummarizer:
         if count_with_labels(units, self.count) <= budget:
             return render_units(units)
         return render_units(select(units, budget, self.count))
+
+    #: A summarizer is also a plain callable: ``summarizer(states, budget_tokens=600)``.
+    __call__ = summarize
 
     def _units(self, states: States) -> list[Unit]:
         if isinstance(states, str):
@@ -161,9 +161,6 @@ class LLMSummarizer:
         self.client = client
         self.fallback = fallback
 
-    def __call__(self, states: States, *, budget_tokens: int, structured: bool = False) -> str:
-        return self.summarize(states, budget_tokens=budget_tokens, structured=structured)
-
     def summarize(self, states: States, *, budget_tokens: int, structured: bool = False) -> str:
         """The model's summary of ``states``; offline on any LLM failure (logged)."""
         budget = _budget(budget_tokens)
@@ -190,6 +187,9 @@ class LLMSummarizer:
             log.info("recall: LLM summary over %d tokens; trimmed extractively", budget)
             return self.fallback.summarize(text, budget_tokens=budget)
         return text
+
+    #: A summarizer is also a plain callable: ``summarizer(states, budget_tokens=600)``.
+    __call__ = summarize
 
     def _fit_sections(self, reply: StructuredSummaryOut, budget: int) -> str:
         text = reply.render()
