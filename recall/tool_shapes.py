@@ -83,26 +83,18 @@ def parse_call(tool_call: Any) -> ParsedCall:
     back as None, and the caller words the error for the model."""
     kind = _field(tool_call, "type")
     if kind == "tool_use" or (kind is None and _field(tool_call, "input") is not None):
-        return ParsedCall(
-            "anthropic",
-            str(_field(tool_call, "id") or ""),
-            _field(tool_call, "name"),
-            _field(tool_call, "input"),
-        )
+        return _read("anthropic", tool_call, "id", tool_call, "input")
     if kind == "function_call" or (kind is None and _field(tool_call, "call_id") is not None):
-        return ParsedCall(
-            "responses",
-            str(_field(tool_call, "call_id") or ""),
-            _field(tool_call, "name"),
-            _field(tool_call, "arguments"),
-        )
-    function = _field(tool_call, "function")
-    return ParsedCall(
-        "chat",
-        str(_field(tool_call, "id") or ""),
-        _field(function, "name") if function is not None else None,
-        _field(function, "arguments") if function is not None else None,
-    )
+        return _read("responses", tool_call, "call_id", tool_call, "arguments")
+    return _read("chat", tool_call, "id", _field(tool_call, "function"), "arguments")
+
+
+def _read(shape: Shape, tool_call: Any, id_field: str, holder: Any, arguments: str) -> ParsedCall:
+    """``tool_call`` read as ``shape``: its id from ``id_field``, the tool's name and its
+    ``arguments`` field from ``holder`` (the call itself, or a chat call's ``function``;
+    None when it has none: every field None)."""
+    call_id = str(_field(tool_call, id_field) or "")
+    return ParsedCall(shape, call_id, _field(holder, "name"), _field(holder, arguments))
 
 
 def tool_result(call: ParsedCall, content: dict[str, Any]) -> dict[str, Any]:
