@@ -24,11 +24,12 @@ from typing import Any
 from ..errors import ConfigError
 from ..models import Record
 from ..settings import Settings
-from ..store import Store, content_hash, open_store
+from ..store import Store, open_store
 from .embed import Embedder, load_embedder
 from .layout import FINGERPRINT_KEY, SPEC_NAME_KEY, index_key, vector_index, vector_partitions
 from .own import adapt_embedder, own_spec
 from .spec import IndexSpec
+from .sync import upsert_records
 from .vector import VectorIndex
 
 __all__ = ["ReindexReport", "reindex"]
@@ -166,13 +167,7 @@ class _Pipeline:
 
     def _write(self, user_id: str, records: list[Record], vecs: Any) -> None:
         """Upsert one embedded batch; finish its user when it was the user's last."""
-        self.vectors.upsert(
-            user_id,
-            [r.id for r in records],
-            vecs,
-            [r.kind for r in records],
-            [content_hash(r.text) for r in records],
-        )
+        upsert_records(self.vectors, user_id, records, vecs)
         self.left[user_id] -= len(records)
         if self.left[user_id] == 0:
             self._finish(user_id)

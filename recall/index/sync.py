@@ -27,9 +27,9 @@ from ..models import Record
 from ..spans import span
 from ..store import Store, content_hash
 from .embed import Embedder
-from .vector import VectorIndex
+from .vector import VectorIndex, Vectors
 
-__all__ = ["IndexSync"]
+__all__ = ["IndexSync", "upsert_records"]
 
 log = logging.getLogger(__name__)
 
@@ -65,13 +65,7 @@ class IndexSync:
             with span("embed"):
                 vecs = embedder.embed_documents([r.text for r in chunk])
             with span("upsert"):
-                self.vectors.upsert(
-                    user_id,
-                    [r.id for r in chunk],
-                    vecs,
-                    [r.kind for r in chunk],
-                    [content_hash(r.text) for r in chunk],
-                )
+                upsert_records(self.vectors, user_id, chunk, vecs)
         return len(records)
 
     def after_write(
@@ -158,3 +152,12 @@ class IndexSync:
                         len(orphans),
                     )
             return embedded
+
+
+def upsert_records(
+    vectors: VectorIndex, user_id: str, records: Sequence[Record], vecs: Vectors
+) -> None:
+    """Write ``vecs``, the vectors of ``records`` in their order, with each record's id, kind
+    and text hash (what a later sync compares)."""
+    ids, kinds = [r.id for r in records], [r.kind for r in records]
+    vectors.upsert(user_id, ids, vecs, kinds, [content_hash(r.text) for r in records])
