@@ -36,14 +36,14 @@ from mcp_types import INVALID_REQUEST, CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import LongTerm, UpdateResult, __version__
-from ..errors import InputError, RecallError
+from ..errors import RecallError
 from ..memory import Memory
 from ..models import require_user_id
-from ..tool import DeepRecallArgs, Lang, bound_top_k, recall_content
+from ..tool import DeepRecallArgs, Lang, recall_content
 from .activity import ActivityLog, mcp_recorder
 from .aio import AsyncMemory
 from .auth import ApiKeys, key_from_headers
-from .mcp_browse import QUERY, browse_tools
+from .mcp_browse import QUERY, browse_tools, built_search
 from .mcp_corrections import UserId, correction_tools
 from .mcp_hints import (
     ADDS,
@@ -56,7 +56,6 @@ from .mcp_hints import (
     instructions,
 )
 from .mcp_text import advertised, describe
-from .rest_browse import check_window
 from .schemas import CompactRecall, DeletedResponse, RelevantResponse
 
 __all__ = ["ChatMessage", "build_mcp", "folder_stats", "index_check", "served_stats"]
@@ -163,15 +162,7 @@ class _Tools:
         until: Annotated[str | None, _ARGS["until"]] = None,
     ) -> Annotated[CallToolResult, CompactRecall]:
         uid = self.user(ctx, user_id)
-        try:  # the schema's bound is the environment's at import; the memory's wins
-            top_k = bound_top_k(top_k, self.amem.memory.settings)
-            check_window(since, until)
-        except InputError as exc:
-            raise ToolError(str(exc)) from None
-        build = self.amem.build_request(
-            query, uid, top_k=top_k, depth=depth, since=since, until=until
-        )
-        request = await self.answer(build)  # built once: the memory's bounds
+        request = await built_search(self, uid, query, top_k, depth, (since, until))
         # What handle_tool_call gives a model, under "hits" as REST answers.
         return compact(recall_content(query, await self.answer(self.amem.deep_recall(request))))
 

@@ -21,20 +21,44 @@ from pydantic import Field
 
 from ..errors import RecallError
 from ..memory.inspect import MAX_PAGE, ArticleDiff, Explained, RecordPage
-from ..models import Profile
+from ..models import Profile, RecallRequest
 from ..tool import DeepRecallArgs, bound_top_k
 from .mcp_corrections import Checks, UserId
 from .mcp_hints import READS, compact
 from .rest_browse import check_window
 from .schemas import ArticleVersions
 
-__all__ = ["BrowseTools", "browse_tools"]
+__all__ = ["BrowseTools", "browse_tools", "built_search"]
 
 _ARGS = DeepRecallArgs.model_fields
 #: A search's query: its bound is the memory's (``max_query_chars``, checked by
 #: ``build_request``; the schema's ``maxLength`` set to it by :func:`recall.server.build_mcp`),
 #: not the environment's at import.
 QUERY = Field(min_length=1, description=_ARGS["query"].description)
+
+
+async def built_search(
+    checks: Checks,
+    uid: str,
+    query: str,
+    top_k: int,
+    depth: Literal["recent", "archive"] | None,
+    window: tuple[str | None, str | None],
+) -> RecallRequest:
+    """A search tool's request, built once (:meth:`recall.Memory.build_request`: the
+    memory's bounds) after ``top_k`` is bounded by the memory's ``tool_max_top_k`` (the
+    schema's bound is the environment's at import) and the ``(since, until)`` window is
+    checked; every refusal a :class:`ToolError` the model reads."""
+    since, until = window
+    try:
+        top_k = bound_top_k(top_k, checks.amem.memory.settings)
+        check_window(since, until)
+    except RecallError as exc:
+        raise ToolError(str(exc)) from None
+    build = checks.amem.build_request(
+        query, uid, top_k=top_k, depth=depth, since=since, until=until
+    )
+    return await checks.answer(build)
 
 
 class BrowseTools:
@@ -93,16 +117,8 @@ class BrowseTools:
         until: Annotated[str | None, _ARGS["until"]] = None,
     ) -> Annotated[CallToolResult, Explained]:
         uid = self.checks.user(ctx, user_id)
-        amem = self.checks.amem
-        try:  # the schema's bound is the environment's at import; the memory's wins
-            top_k = bound_top_k(top_k, amem.memory.settings)
-        except RecallError as exc:
-            raise ToolError(str(exc)) from None
-        self._window(since, until)
-        window = {"since": since, "until": until}
-        build = amem.build_request(query, uid, top_k=top_k, depth=depth, **window)
-        request = await self.checks.answer(build)  # built once: the memory's bounds
-        return compact(await self.checks.answer(amem.explain(request)))
+        request = await built_search(self.checks, uid, query, top_k, depth, (since, until))
+        return compact(await self.checks.answer(self.checks.amem.explain(request)))
 
     async def profile(
         self, ctx: Context, user_id: UserId = None
