@@ -210,25 +210,26 @@ def facts_of(sentence: str) -> list[Fact]:
     return list(dict.fromkeys(out))
 
 
+#: How :func:`restate` words each slot it restates: (Chinese, English); ``{article}`` is
+#: "a" or "an" for the value.
+_RESTATED: dict[str, tuple[str, str]] = {
+    "name": ("我知道{who}叫{value}。", "I know {who}'s name is {value}."),
+    "role": ("我知道{who}是一名{value}。", "I know {who} works as {article} {value}."),
+    "employer": ("我知道{who}在{value}工作。", "I know {who} works at {value}."),
+    "city": ("我知道{who}住在{value}。", "I know {who} lives in {value}."),
+}
+
+
 def restate(fact: Fact, zh: bool) -> str | None:
     """A short sentence stating ``fact`` alone, in the article's voice (None for a
     preference: its wording is the fact)."""
     who = "用户" if fact.subject == "user" and zh else fact.subject
     who = "the user" if who == "user" else who
-    if zh:
-        return {
-            "name": f"我知道{who}叫{fact.value}。",
-            "role": f"我知道{who}是一名{fact.value}。",
-            "employer": f"我知道{who}在{fact.value}工作。",
-            "city": f"我知道{who}住在{fact.value}。",
-        }.get(fact.slot)
+    if fact.slot not in _RESTATED:
+        return None
     article = "an" if fact.value[:1].lower() in "aeiou" else "a"
-    return {
-        "name": f"I know {who}'s name is {fact.value}.",
-        "role": f"I know {who} works as {article} {fact.value}.",
-        "employer": f"I know {who} works at {fact.value}.",
-        "city": f"I know {who} lives in {fact.value}.",
-    }.get(fact.slot)
+    words = _RESTATED[fact.slot][0 if zh else 1]
+    return words.format(who=who, value=fact.value, article=article)
 
 
 def supersede(
