@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import InputError
 from .jsonlimits import (
@@ -140,23 +140,30 @@ def as_utc(value: datetime) -> datetime:
         raise ValueError(f"{value.isoformat()} is outside the years 1 to 9999 in UTC") from exc
 
 
+def _some_text(value: str, name: str, blank: str) -> str:
+    """``value`` if :func:`check_text` passes it and it is more than white space (else
+    ValueError ``blank``)."""
+    if not value.strip():
+        raise ValueError(blank)
+    return check_text(value, name)
+
+
+#: A user id field: :func:`validate_user_id` checks it.
+_UserId = Annotated[str, AfterValidator(validate_user_id)]
+
+
 class Record(BaseModel):
     """One memory record as the store keeps it."""
 
     model_config = ConfigDict(frozen=True)
 
     id: str = Field(max_length=256)
-    user_id: str
+    user_id: _UserId
     kind: str
     text: str
     created_at: datetime
     tokens: int = Field(ge=0)
     metadata: JsonObject = Field(default_factory=dict)
-
-    @field_validator("user_id")
-    @classmethod
-    def _user(cls, v: str) -> str:
-        return validate_user_id(v)
 
     @field_validator("kind")
     @classmethod
@@ -166,9 +173,7 @@ class Record(BaseModel):
     @field_validator("text", "id")
     @classmethod
     def _text(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("must not be empty or whitespace")
-        return check_text(v, "text")
+        return _some_text(v, "text", "must not be empty or whitespace")
 
     @field_validator("created_at")
     @classmethod
@@ -182,7 +187,7 @@ class RecallRequest(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     query: str
-    user_id: str
+    user_id: _UserId
     top_k: int
     kinds: tuple[str, ...]
     #: A hard window on ``created_at`` (when the content was said): ``since`` inclusive,
@@ -196,14 +201,7 @@ class RecallRequest(BaseModel):
     @field_validator("query")
     @classmethod
     def _query(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("query must not be empty or whitespace")
-        return check_text(v, "query")
-
-    @field_validator("user_id")
-    @classmethod
-    def _user(cls, v: str) -> str:
-        return validate_user_id(v)
+        return _some_text(v, "query", "query must not be empty or whitespace")
 
     @field_validator("kinds")
     @classmethod
