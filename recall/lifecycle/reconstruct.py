@@ -21,7 +21,8 @@ Two implementations behind one :class:`Reconstructor` protocol:
     are dropped;
   * near-duplicates within a chapter are merged by embedding similarity, the newer wins (a
     sentence with a number, name or path the newer one lacks is not a duplicate);
-  * each chapter is held to its token budget by dropping its oldest sentences.
+  * each chapter is held to its token budget by dropping its oldest sentences, durable
+    facts last (:mod:`.fitting`).
 
   Every chapter is written newest first, one paragraph per summary, each paragraph opening
   with the day it was said (``[2026-01-05] I know the user …``: the stimulus's ``at``, see
@@ -55,6 +56,7 @@ from .article import CHAPTERS, Article, clean_chapter
 from .examples import ExampleRouter
 from .extractive import key_facts
 from .facts import supersede
+from .fitting import fit_chapter
 from .reading import Para, day_of, read_new, read_old
 from .routing import is_transient, route
 from .said import mark
@@ -230,27 +232,9 @@ class OfflineReconstructor:
         return keep
 
     def fit(self, paras: list[list[str]]) -> str:
-        """Paragraphs (newest first) as chapter text within the budget, oldest dropped."""
-        kept: list[list[str]] = []
-        used = 0
-        for p in paras:
-            part: list[str] = []
-            for s in p:
-                cost = self.count(s) + 1
-                if used + cost > self.chapter_tokens:
-                    break
-                part.append(s)
-                used += cost
-            if part:
-                kept.append(part)
-            if len(part) < len(p):
-                break
-        text = "\n\n".join(" ".join(p) for p in kept)
-        while kept and self.count(text) > self.chapter_tokens:  # joins can add a token
-            kept[-1].pop()
-            kept = [p for p in kept if p]
-            text = "\n\n".join(" ".join(p) for p in kept)
-        return text
+        """Paragraphs (newest first) as chapter text within the budget: durable facts
+        kept first, then the newest of the rest (:mod:`.fitting`)."""
+        return fit_chapter(paras, self.chapter_tokens, self.count)
 
 
 class ArticleOut(BaseModel):
