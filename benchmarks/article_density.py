@@ -19,6 +19,16 @@ should/could", "I'd recommend", 建议/可以/试试…), how many are the user'
 which of the listed durable facts (diet, allergy, family, job, health) it holds, and
 whether any version ever held them. Run it on a checkout before a change for the before
 row (``--label before``). Prints a table, writes JSON.
+
+``--more N`` then writes N more sessions of other talk, one a day after the file's last:
+LoCoMo dev sessions after the English file (its first speaker as the user, the second as
+the assistant) and MemDaily trajectories after the Chinese one (the user's messages), read
+from ``--shared`` (default ``../shared/datasets``). The durable facts are then looked for in
+the final article and in the memory block of a question about dinner, as the issue asks
+("after 160 more sessions, the name and the allergy are still there").
+
+    .venv/bin/python benchmarks/article_density.py --more 160 \
+        --out benchmarks/results/article_longrun.json
 """
 
 from __future__ import annotations
@@ -28,7 +38,7 @@ import json
 import re
 import subprocess
 import tempfile
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -106,20 +116,50 @@ def kind_of(role: str, text: str) -> str:
     return "question" if _QUESTION.search(text) else "user"
 
 
-def run(path: Path, lang: str, show: bool) -> dict[str, Any]:
-    """Feed one file through update_memory; the figures of its article."""
+def more_sessions(lang: str, n: int, shared: Path) -> list[list[dict[str, str]]]:
+    """``n`` sessions of other talk: LoCoMo dev (en) or MemDaily (zh), in file order."""
+    out: list[list[dict[str, str]]] = []
+    if lang == "en":
+        for conv in json.loads((shared / "locomo/locomo_dev7.json").read_text(encoding="utf-8")):
+            c = conv["conversation"]
+            keys = [k for k in c if re.fullmatch(r"session_\d+", k)]
+            for k in sorted(keys, key=lambda k: int(k[8:])):
+                roles = {c["speaker_a"]: "user", c["speaker_b"]: "assistant"}
+                out.append([{"role": roles[t["speaker"]], "content": t["text"]} for t in c[k]])
+    else:
+        for f in sorted((shared / "memdaily").glob("*.json")):
+            for traj in json.loads(f.read_text(encoding="utf-8")):
+                said = traj["message_list"]
+                out.append([{"role": "user", "content": m["message"]} for m in said])
+    if len(out) < n:
+        raise SystemExit(f"only {len(out)} more sessions in {shared} for {lang}, asked for {n}")
+    return out[:n]
+
+
+#: The question whose memory block is searched for the durable facts after --more.
+DINNER = {"en": "What should I cook for dinner tonight?", "zh": "今晚做什么菜好？"}
+
+
+def run(path: Path, lang: str, show: bool, more: int = 0, shared: Path = Path()) -> dict[str, Any]:
+    """Feed one file (then ``more`` other sessions) through update_memory; the figures of
+    its article."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     uid = f"density-{lang}"
+    block = ""
     with tempfile.TemporaryDirectory() as tmp:
         settings = recall.Settings(path=Path(tmp) / "m", vector_partitions=4, llm_model=None)
         with recall.open(settings=settings) as mem:
             for row in rows:
                 at = datetime.fromisoformat(row["at"]).replace(hour=12, tzinfo=UTC)
                 mem.update_memory(row["messages"], user_id=uid, at=at)
-            mem.flush(timeout=600)
+            for k, messages in enumerate(more_sessions(lang, more, shared) if more else []):
+                mem.update_memory(messages, user_id=uid, at=at + timedelta(days=k + 1))
+            mem.flush(timeout=3600)
             final = mem.long_term(uid)
             versions = [mem.long_term(uid, version=v) for v in range(1, final.version + 1)]
             archive = mem.records(uid, kinds=["archive"])
+            if more:
+                block = mem.get_relevant_memories(DINNER[lang], user_id=uid)
     consumed: dict[int, int] = {}
     said: list[tuple[str, str, frozenset[str]]] = []
     for r in archive:
@@ -144,7 +184,11 @@ def run(path: Path, lang: str, show: bool) -> dict[str, Any]:
     text = final.render()
     every = "\n".join(lt.render() for lt in versions)
     facts = {
-        label: {"final": bool(re.search(p, text)), "any_version": bool(re.search(p, every))}
+        label: {
+            "final": bool(re.search(p, text)),
+            "any_version": bool(re.search(p, every)),
+            **({"block": bool(re.search(p, block))} if more else {}),
+        }
         for label, p in DURABLE[lang].items()
     }
     if show:
@@ -152,7 +196,7 @@ def run(path: Path, lang: str, show: bool) -> dict[str, Any]:
     last = promotions[-1] if promotions else {"article_tokens": 0, "consumed": 0}
     return {
         "data": str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path),
-        "sessions": len(rows),
+        "sessions": len(rows) + more,
         "version": final.version,
         "promotions": promotions,
         "article_tokens": last["article_tokens"],
@@ -200,15 +244,20 @@ def main() -> None:
     ap.add_argument("--label", default="", help="a name for this run (before, after)")
     ap.add_argument("--show", action="store_true", help="print each final article")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/article_density.json")
+    ap.add_argument("--more", type=int, default=0, help="sessions of other talk after each file")
+    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared/datasets")
     args = ap.parse_args()
     results = []
     for path in args.data:
         lang = "zh" if "zh" in path.stem else "en"
-        results.append(run(path.resolve(), lang, args.show))
+        results.append(run(path.resolve(), lang, args.show, args.more, args.shared))
     print(table(results))
     for r in results:
         missing = [k for k, v in r["durable"].items() if not v["final"]]
         print(f"{Path(r['data']).name}: durable facts missing from the final article: {missing}")
+        if args.more:
+            gone = [k for k, v in r["durable"].items() if not v["block"]]
+            print(f"{Path(r['data']).name}: durable facts missing from the memory block: {gone}")
     doc = {"label": args.label, "git": _git(), "results": results}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
