@@ -95,7 +95,7 @@ def test_an_unknown_keyword_is_still_a_type_error(filled: recall.Memory) -> None
         with pytest.raises(TypeError, match="'topk'"):
             filled.explain(query, topk=3)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="'user_id'"):
-        filled.build_request("session cache", "u1", user_id="u2")  # type: ignore[call-arg]
+        filled.build_request("session cache", "u1", user_id="u2")  # type: ignore[misc]
 
 
 @pytest.mark.parametrize(
@@ -160,8 +160,8 @@ def test_every_face_follows_max_query_chars(tmp_path: Path) -> None:
         env = {"RECALL_MAX_QUERY_CHARS": str(most)}
         for command in ("search", "explain"):
             for query, ok in ((fits, True), (over, False)):
-                args = [command, "-", "--user", "u1", "--path", str(folder), "--json"]
-                res = runner.invoke(main, args, input=query, env=env)
+                argv = [command, "-", "--user", "u1", "--path", str(folder), "--json"]
+                res = runner.invoke(main, argv, input=query, env=env)
                 assert (res.exit_code == 0) is ok, res.output
                 if not ok:
                     assert f"max_query_chars={most}" in res.output

@@ -114,7 +114,8 @@ def test_a_bad_request_id_gets_invalid_request_over_stdio(tmp_path: Path) -> Non
         proc.stdin.flush()
         got: queue.Queue[bytes] = queue.Queue()
         threading.Thread(
-            target=lambda: [got.put(x) for x in proc.stdout or ()], daemon=True
+            target=lambda: any(got.put(x) for x in proc.stdout or ()),  # type: ignore[func-returns-value]
+            daemon=True,
         ).start()
         # A line the server drops would leave this waiting: 60 s, then queue.Empty.
         answers = [json.loads(got.get(timeout=60)) for _ in range(len(BAD_IDS) + 2)]

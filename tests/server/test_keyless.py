@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import httpx
 import pytest
@@ -33,7 +34,7 @@ def test_an_address_over_its_keyless_rate_waits_and_a_keyed_client_does_not(
     mem: recall.Memory,
 ) -> None:
     keys = ApiKeys([(KEY, "*")])
-    limits = {"keyless_rate": 20.0, "keyless_burst": 5, "keyless_total_rate": 0.0}
+    limits: dict[str, Any] = {"keyless_rate": 20.0, "keyless_burst": 5, "keyless_total_rate": 0.0}
     with live_server(mem, keys=keys, **limits) as (base, _):
         attacked = threading.Event()
         keyed_s: list[float] = []
@@ -73,7 +74,7 @@ def test_an_address_over_its_keyless_rate_waits_and_a_keyed_client_does_not(
 
 def test_keyed_requests_are_never_charged(mem: recall.Memory) -> None:
     keys = ApiKeys([(KEY, "*")])
-    limits = {"keyless_rate": 5.0, "keyless_burst": 2, "keyless_total_rate": 5.0}
+    limits: dict[str, Any] = {"keyless_rate": 5.0, "keyless_burst": 2, "keyless_total_rate": 5.0}
     with live_server(mem, keys=keys, **limits) as (base, _), _client(base, ATTACKER) as c:
         started = time.perf_counter()
         for _ in range(20):  # keyed: a public path, a route, a 404 and a 415 refusal
@@ -100,7 +101,7 @@ def test_keyless_calls_waiting_their_turn_are_not_requests_in_flight(
     mem: recall.Memory,
 ) -> None:
     keys = ApiKeys([(KEY, "*")])
-    limits = {"keyless_rate": 4.0, "keyless_burst": 1, "max_client_requests": 2}
+    limits: dict[str, Any] = {"keyless_rate": 4.0, "keyless_burst": 1, "max_client_requests": 2}
     with live_server(mem, keys=keys, **limits) as (base, _):
 
         def one(_: int) -> int:
