@@ -94,6 +94,17 @@ def protocol_for(conf: ServerSettings, parser: str = "auto") -> type[asyncio.Pro
 class _Bounds(HeaderDeadline, FlowBounds):
     """Both mixins, as the two parser classes take them."""
 
+    def _opened(self) -> None:
+        """A connection made: its flow bounded and its address admitted."""
+        self._bound_flow()
+        self._admit()
+
+    def _closed(self) -> None:
+        """A connection lost: its deadline, its address's share and its held bytes freed."""
+        self._disarm()
+        self._leave_share()
+        self._release()
+
 
 if TYPE_CHECKING:  # the bases the mixins below are written against (imported lazily)
     from uvicorn.protocols.http.h11_impl import H11Protocol as _H11Base
@@ -113,13 +124,10 @@ class _HttpToolsBounds(_Bounds, _HttpToolsBase):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._bound_flow()
-        self._admit()
+        self._opened()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        self._leave_share()
-        self._release()
+        self._closed()
         self._held = b""
         self.pipeline.clear()  # requests that will never run: their memory goes now
         running = self._running
@@ -216,13 +224,10 @@ class _H11Bounds(_Bounds, _H11Base):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._bound_flow()
-        self._admit()
+        self._opened()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        self._leave_share()
-        self._release()
+        self._closed()
         super().connection_lost(exc)
 
     def _hold_reads(self) -> bool:
