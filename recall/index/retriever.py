@@ -69,11 +69,10 @@ class Retriever:
         bm25: BM25Params,
         analyzer: Analyzer | None = None,
     ) -> None:
-        self.store = store
+        # The store and BM25 parameters are the partition cache's alone (below).
         self.vectors = vectors
         self.sync = sync
         self.settings = settings
-        self.bm25 = bm25
         self.analyzer = analyzer or Analyzer()
         derive = (
             (lambda part, emb: user_facts(part, emb, self.analyzer))
