@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -85,11 +85,12 @@ def _add_sample(ds: Dataset, sample: LocomoSample, unit: Unit, problems: Counter
     evaluation: dict[str, Any] = dict(sample.raw)  # qa, observation, session_summary
     assert ds.covers is not None and ds.evidence is not None
     sessions = _add_sessions(ds, ds.covers, sample, user, unit)
+    docs: Iterable[_Doc] = ()
     if unit == "summaries":
-        _add_summaries(ds, ds.covers, user, evaluation.get("session_summary", {}), sessions)
+        docs = _summary_docs(user, evaluation.get("session_summary", {}))
     if unit == "observations":
-        observations = evaluation.get("observation", {})
-        _add_observations(ds, ds.covers, user, observations, sessions, problems)
+        docs = _observation_docs(user, evaluation.get("observation", {}), sessions, problems)
+    _add_docs(ds, ds.covers, user, sessions, docs)
     _add_questions(ds, ds.covers, ds.evidence, user, evaluation["qa"], unit, sessions, problems)
 
 
@@ -153,29 +154,29 @@ def _dated(doc: dict[str, Any], when: datetime | None) -> dict[str, Any]:
     return doc
 
 
-def _add_summaries(
-    ds: Dataset,
-    covers: dict[str, set[str]],
-    user: str,
-    summaries: dict[str, Any],
-    sessions: _Sessions,
+#: A unit's own document: its id, its session's number, its text, the ids it covers.
+_Doc = tuple[str, int, str, set[str]]
+
+
+def _add_docs(
+    ds: Dataset, covers: dict[str, set[str]], user: str, sessions: _Sessions, docs: Iterable[_Doc]
 ) -> None:
+    """Add the unit's own documents, each dated by its session when the session has a date."""
+    for doc, n, text, held in docs:
+        ds.corpus[doc] = _dated({"text": text, "user": user}, sessions.dates.get(n))
+        covers[doc] = held
+
+
+def _summary_docs(user: str, summaries: dict[str, Any]) -> Iterator[_Doc]:
     """Unit ``summaries``: one document per session summary, covering its session."""
     for key, text in summaries.items():
         n = _session_number(key)
-        doc = f"{user}/S{n}"
-        ds.corpus[doc] = _dated({"text": str(text), "user": user}, sessions.dates.get(n))
-        covers[doc] = {f"S{n}"}
+        yield f"{user}/S{n}", n, str(text), {f"S{n}"}
 
 
-def _add_observations(
-    ds: Dataset,
-    covers: dict[str, set[str]],
-    user: str,
-    observations: dict[str, Any],
-    sessions: _Sessions,
-    problems: Counter[str],
-) -> None:
+def _observation_docs(
+    user: str, observations: dict[str, Any], sessions: _Sessions, problems: Counter[str]
+) -> Iterator[_Doc]:
     """Unit ``observations``: one document per fact, covering the turns it names."""
     for key, by_speaker in observations.items():
         n = _session_number(key)
@@ -183,13 +184,10 @@ def _add_observations(
         for _speaker, facts in by_speaker.items():
             for fact in facts:
                 i += 1
-                doc = f"{user}/O{n}:{i}"
                 held = {x for x in _split_ids(fact[1]) if x in sessions.turn_ids}
                 problems["observations_without_valid_dia_id"] += not held
                 # The fact already names its speaker; the date anchors "last year".
-                text = f"({sessions.date_of.get(n, '')}) {fact[0]}"
-                ds.corpus[doc] = _dated({"text": text, "user": user}, sessions.dates.get(n))
-                covers[doc] = held
+                yield f"{user}/O{n}:{i}", n, f"({sessions.date_of.get(n, '')}) {fact[0]}", held
 
 
 def _add_questions(
