@@ -15,6 +15,8 @@ import importlib.util
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -42,6 +44,8 @@ __all__ = [
     "require_folder",
     "settings_and_spec",
     "url_option",
+    "user_memory",
+    "user_option",
     "warn_unknown_variables",
 ]
 
@@ -144,6 +148,7 @@ url_option = click.option(
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON document on stdout instead."
 )
+user_option = click.option("--user", "user_id", required=True, help="Whose memory.")
 
 
 def echo_json(data: object, *, indent: int | None = None) -> None:
@@ -179,6 +184,15 @@ def open_memory(path: Path, chroma_url: str | None, *, create: bool = False) -> 
     if not create:
         require_folder(path)
     return open_folder(path, chroma_url=chroma_url or None)
+
+
+@contextmanager
+def user_memory(path: Path, chroma_url: str | None, user_id: str) -> Iterator[Memory]:
+    """:func:`open_memory` for a command that reads ``user_id``'s memory: :func:`held`
+    first, so a user the folder does not know is an error (and the folder closed)."""
+    with open_memory(path, chroma_url) as mem:
+        held(mem, user_id)
+        yield mem
 
 
 def require_folder(path: Path) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from ..errors import InputError
-from .app import main, open_memory, path_option, url_option
+from .app import main, open_memory, path_option, url_option, user_option
 
 __all__ = ["context_command", "load_session_file", "memory_section"]
 
@@ -53,7 +53,7 @@ def load_session_file(path: Path) -> dict[str, Any]:
 
 
 @main.command("context")
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @click.option(
     "--session",
     "session_file",

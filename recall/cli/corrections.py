@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .app import echo_json, held, main, open_memory, path_option, url_option
+from .app import echo_json, main, path_option, url_option, user_memory, user_option
 from .memory import memory_group
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ __all__ = ["delete", "edit", "forget", "rollback"]
 
 @main.command()
 @click.argument("text", required=False)
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @click.option("--id", "ids", multiple=True, help="A record id to delete (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print what changed as JSON.")
 @path_option
@@ -41,8 +41,7 @@ def forget(
     and delete the records --id."""
     if text is None and not ids:
         raise click.UsageError("name the TEXT to forget, or --id of records to delete")
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
+    with user_memory(path, chroma_url, user_id) as mem:
         done = mem.forget(user_id, text, ids=list(ids) if ids else None)
     if as_json:
         echo_json(done.model_dump(mode="json"))
@@ -59,7 +58,7 @@ def forget(
 
 @main.command()
 @click.argument("ids", nargs=-1, required=True)
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @click.option("--json", "as_json", is_flag=True, help="Print what was deleted as JSON.")
 @path_option
 @url_option
@@ -68,8 +67,7 @@ def delete(
 ) -> None:
     """Delete USER's records IDS (nothing else: `recall forget` also scrubs a fact from the
     article and the records that repeat it). Ids that hold no record are not an error."""
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
+    with user_memory(path, chroma_url, user_id) as mem:
         deleted = mem.delete(list(ids), user_id=user_id)
     if as_json:
         echo_json({"user_id": user_id, "ids": list(ids), "deleted": deleted})
@@ -87,7 +85,7 @@ def _new_version(article: LongTerm, as_json: bool) -> None:
 @memory_group.command("edit")
 @click.argument("old")
 @click.argument("new")
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version as JSON.")
 @path_option
 @url_option
@@ -95,19 +93,17 @@ def edit(
     old: str, new: str, user_id: str, as_json: bool, path: Path, chroma_url: str | None
 ) -> None:
     """Replace OLD (exact text) with NEW in USER's long-term article, as a new version."""
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
+    with user_memory(path, chroma_url, user_id) as mem:
         _new_version(mem.edit_fact(user_id, old, new), as_json)
 
 
 @memory_group.command("rollback")
 @click.argument("version", type=click.IntRange(min=0))
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version as JSON.")
 @path_option
 @url_option
 def rollback(version: int, user_id: str, as_json: bool, path: Path, chroma_url: str | None) -> None:
     """Write USER's article VERSION again as a new version (undo it the same way)."""
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
+    with user_memory(path, chroma_url, user_id) as mem:
         _new_version(mem.rollback(user_id, version), as_json)

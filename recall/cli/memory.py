@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .app import echo_json, held, json_option, main, open_memory, path_option, url_option
+from .app import (
+    echo_json,
+    json_option,
+    main,
+    open_memory,
+    path_option,
+    url_option,
+    user_memory,
+    user_option,
+)
 
 if TYPE_CHECKING:
     from ..lifecycle.pipeline import LongTerm
@@ -71,7 +80,7 @@ def _promoted_into(mem: Memory, user_id: str, version: int) -> list[Record]:
 
 @main.command("ingest")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @click.option("--sample", "samples", multiple=True, help="LoCoMo: only this sample_id.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -129,7 +138,7 @@ def memory_group() -> None:
 
 
 @memory_group.command("show")
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @click.option("--version", "version", type=int, default=None, help="A past article version.")
 @click.option("--json", "as_json", is_flag=True, help="Print it as JSON.")
 @path_option
@@ -138,8 +147,7 @@ def show(
     user_id: str, version: int | None, as_json: bool, path: Path, chroma_url: str | None
 ) -> None:
     """Print USER's long-term article (newest, or --version N) and the summaries."""
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
+    with user_memory(path, chroma_url, user_id) as mem:
         latest = mem.long_term(user_id).version
         article = mem.long_term(user_id, version)  # an unknown version: InputError
         if version is None:
@@ -160,14 +168,13 @@ def show(
 
 
 @memory_group.command("versions")
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @json_option
 @path_option
 @url_option
 def versions(user_id: str, as_json: bool, path: Path, chroma_url: str | None) -> None:
     """List every stored version of USER's long-term article, newest first."""
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
+    with user_memory(path, chroma_url, user_id) as mem:
         rows = mem.article_versions(user_id)
     if as_json:
         echo_json([v.model_dump(mode="json") for v in rows])
@@ -184,7 +191,7 @@ def versions(user_id: str, as_json: bool, path: Path, chroma_url: str | None) ->
 @memory_group.command("diff")
 @click.argument("old", type=int)
 @click.argument("new", type=int, required=False)
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @json_option
 @path_option
 @url_option
@@ -193,8 +200,7 @@ def diff(
 ) -> None:
     """What changed in USER's article from version OLD to NEW (default: the newest), per
     chapter, as a unified diff."""
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
+    with user_memory(path, chroma_url, user_id) as mem:
         done = mem.article_diff(user_id, old, new)
     if as_json:
         echo_json(done.model_dump(mode="json"))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .app import echo_json, held, json_option, main, open_memory, path_option, url_option
+from .app import echo_json, json_option, main, path_option, url_option, user_memory, user_option
 
 if TYPE_CHECKING:
     from ..models import Fact, Profile
@@ -46,15 +46,14 @@ def render_profile(profile: Profile) -> str:
 
 
 @main.command("profile")
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @json_option
 @path_option
 @url_option
 def profile_command(user_id: str, as_json: bool, path: Path, chroma_url: str | None) -> None:
     """What is true of USER now (home, employer, gym...), read from their own words, and
     the values each attribute held before."""
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
+    with user_memory(path, chroma_url, user_id) as mem:
         profile = mem.profile(user_id)
     if as_json:
         echo_json(profile.model_dump(mode="json"))

@@ -17,13 +17,14 @@ import click
 
 from .app import (
     echo_json,
-    held,
     json_option,
     main,
     open_memory,
     path_option,
     read_query,
     url_option,
+    user_memory,
+    user_option,
 )
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def _metadata(
 
 @main.command()
 @click.argument("text", required=False)
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @click.option(
     "--kind", default="note", show_default=True, help="Record kind (note: never promoted)."
 )
@@ -93,7 +94,7 @@ def _query_options(command: _F) -> _F:
     for option in reversed(
         [
             click.argument("query"),
-            click.option("--user", "user_id", required=True, help="Whose memory."),
+            user_option,
             click.option(
                 "--top-k",
                 default=None,
@@ -152,8 +153,7 @@ def _asked(
 ) -> Iterator[tuple[Memory, RecallRequest]]:
     """The memory and the request of ``search``/``explain``, built once (build_request)."""
     query = read_query(query)
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
+    with user_memory(path, chroma_url, user_id) as mem:
         kind = kinds or None
         yield (
             mem,
@@ -204,7 +204,7 @@ def _hit_block(head: str, hits: Sequence[Hit]) -> None:
 
 
 @main.command("records")
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @click.option("--kind", "kinds", multiple=True, help="Only this kind (repeatable).")
 @click.option("--since", default=None, help="Only what was said on or after this ISO date.")
 @click.option("--until", default=None, help="Only what was said before this (a date: its end).")
@@ -225,8 +225,7 @@ def records_command(
     chroma_url: str | None,
 ) -> None:
     """A page of USER's records, newest said first (Memory.browse)."""
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
+    with user_memory(path, chroma_url, user_id) as mem:
         page = mem.browse(
             user_id, kinds=kinds or None, since=since, until=until, offset=offset, limit=limit
         )

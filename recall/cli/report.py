@@ -16,14 +16,14 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
-from .app import held, need_server_extra, open_memory, path_option, url_option
+from .app import need_server_extra, path_option, url_option, user_memory, user_option
 from .memory import memory_group
 
 __all__ = ["report"]
 
 
 @memory_group.command("report")
-@click.option("--user", "user_id", required=True, help="Whose memory.")
+@user_option
 @click.option(
     "--out",
     "-o",
@@ -43,8 +43,7 @@ def report(user_id: str, out: Path, query: str | None, path: Path, chroma_url: s
 
     # The same checks as the inspector's query box (its length bound included).
     params = Params.parse([("q", query)] if query else [])
-    with open_memory(path, chroma_url) as mem:
-        held(mem, user_id)
+    with user_memory(path, chroma_url, user_id) as mem:
         view = gather(mem, user_id, params, report=True)
     written = datetime.now(UTC)
     generated = f"Written {written:%Y-%m-%d %H:%M} UTC from the memory folder {path}."
