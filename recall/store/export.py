@@ -65,16 +65,13 @@ class ParsedExport:
     articles: list[_Article]
 
     def article_rows(self, user_id: str) -> list[ArticleRow]:
-        """The article versions as rows of ``user_id`` (the import's target)."""
+        """The article versions as rows of ``user_id`` (the import's target): an article
+        line holds a row's own fields, less the user."""
         return [
             ArticleRow(
                 user_id=user_id,
-                version=a.version,
-                bedrock=a.bedrock,
-                evolutionary=a.evolutionary,
-                dynamic=a.dynamic,
-                updated_at=a.updated_at,
                 promoted=tuple(a.promoted),
+                **a.model_dump(exclude={"type", "promoted"}),
             )
             for a in self.articles
         ]
