@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from .app import main, need_server_extra, path_option, url_option
 
 __all__ = ["serve"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _choice(name: str, choices: list[str], text: str) -> Callable[[_F], _F]:
+    """An option naming one of ``choices`` (help ``text``); left out, the server setting's
+    own value (its environment variable, else its default) applies."""
+    return click.option(name, type=click.Choice(choices), default=None, help=text)
 
 
 @main.command()
@@ -50,25 +59,22 @@ __all__ = ["serve"]
     type=click.IntRange(1, 64),
     help="HTTP worker processes on one port; more than 1 needs --chroma-url (a Chroma server).",
 )
-@click.option(
+@_choice(
     "--log-level",
-    type=click.Choice(["warning", "info", "debug"]),
-    default=None,
-    help="warning (default $RECALL_SERVER_LOG_LEVEL, else warning); info: an access log "
+    ["warning", "info", "debug"],
+    "warning (default $RECALL_SERVER_LOG_LEVEL, else warning); info: an access log "
     "line per HTTP request; debug: everything.",
 )
-@click.option(
+@_choice(
     "--tools",
-    type=click.Choice(["agent", "all"]),
-    default=None,
-    help="MCP tools advertised: agent (default $RECALL_SERVER_TOOLS, else agent): "
+    ["agent", "all"],
+    "MCP tools advertised: agent (default $RECALL_SERVER_TOOLS, else agent): "
     "deep_recall, remember, forget; all: also the profile, corrections and browsing tools.",
 )
-@click.option(
+@_choice(
     "--lang",
-    type=click.Choice(["en", "zh"]),
-    default=None,
-    help="Language of the MCP tools' descriptions (default $RECALL_SERVER_LANG, else en).",
+    ["en", "zh"],
+    "Language of the MCP tools' descriptions (default $RECALL_SERVER_LANG, else en).",
 )
 @path_option
 @url_option
