@@ -16,8 +16,9 @@ from starlette.applications import Starlette
 import recall
 from recall.server import ApiKeys, build_app
 from recall.server.app import uvicorn_options
+from recall.settings import ServerSettings
 
-__all__ = ["free_port", "live_server"]
+__all__ = ["free_port", "live_server", "running"]
 
 
 def free_port() -> int:
@@ -25,6 +26,26 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def running(app: Starlette, conf: ServerSettings, **options: Any) -> Iterator[uvicorn.Server]:
+    """uvicorn serving ``app`` on 127.0.0.1 in a thread while the block runs, with the
+    options ``recall serve`` uses for ``conf`` (``options``: any of them replaced, such as
+    ``http``, the connection protocol)."""
+    config = uvicorn.Config(app, **{**uvicorn_options(conf), **options}, log_config=None)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        yield server
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
 
 
 @contextmanager
@@ -39,15 +60,5 @@ def live_server(
     ``settings``: server settings to change (``request_timeout_s=...``)."""
     conf = mem.settings.server.model_copy(update={**settings, "port": free_port()})
     app = build_app(mem, keys=keys, default_user=default_user, settings=conf)
-    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(conf), log_config=None))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    try:
+    with running(app, conf):
         yield f"http://127.0.0.1:{conf.port}", app
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,11 +13,10 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
+from live_server import free_port, running
 
 import recall
 from recall.server import ApiKeys, build_app
-from recall.server.app import uvicorn_options
 from recall.server.conn import bounded_protocol
 
 pytestmark = pytest.mark.slow  # a real server per test, and timers of a second
@@ -33,33 +31,16 @@ LIMITS = {
 }
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def _server(mem: recall.Memory, parser: str = "auto", **limits: Any) -> Iterator[tuple[str, int]]:
     """uvicorn on 127.0.0.1 in a thread, with the options ``recall serve`` uses."""
-    conf = mem.settings.server.model_copy(update={**LIMITS, **limits, "port": _free_port()})
+    conf = mem.settings.server.model_copy(update={**LIMITS, **limits, "port": free_port()})
     app = build_app(mem, keys=ApiKeys([(KEY, "acme")]), settings=conf)
-    options = uvicorn_options(conf)
-    options["http"] = bounded_protocol(
+    http = bounded_protocol(
         conf.header_timeout_s, conf.max_header_bytes, conf.max_connections, parser=parser
     )
-    server = uvicorn.Server(uvicorn.Config(app, **options, log_config=None))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    try:
+    with running(app, conf, http=http):
         yield "127.0.0.1", conf.port
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
 
 
 def _connect(addr: tuple[str, int]) -> socket.socket:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,10 +15,10 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from live_server import free_port, running
 
 import recall
 from recall.server import ApiKeys, build_app
-from recall.server.app import uvicorn_options
 from recall.server.conn import protocol_for
 
 pytestmark = pytest.mark.slow  # a real server per test
@@ -37,32 +36,15 @@ LIMITS = {
 ATTACKER = "127.0.0.2"  # loopback too on Linux: another address than the keyed client's
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def _server(
     mem: recall.Memory, parser: str = "auto", **limits: Any
 ) -> Iterator[tuple[tuple[str, int], uvicorn.Server]]:
     """uvicorn on 127.0.0.1 in a thread, with the options ``recall serve`` uses."""
-    conf = mem.settings.server.model_copy(update={**LIMITS, **limits, "port": _free_port()})
+    conf = mem.settings.server.model_copy(update={**LIMITS, **limits, "port": free_port()})
     app = build_app(mem, keys=ApiKeys([(KEY, "acme")]), settings=conf)
-    options = {**uvicorn_options(conf), "http": protocol_for(conf, parser)}
-    server = uvicorn.Server(uvicorn.Config(app, **options, log_config=None))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    try:
+    with running(app, conf, http=protocol_for(conf, parser)) as server:
         yield ("127.0.0.1", conf.port), server
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
 
 
 def _connect(addr: tuple[str, int], source: str = "127.0.0.1") -> socket.socket:

@@ -12,20 +12,15 @@ tests/artifacts/ (gitignored); docs/img/ holds copies for docs/inspector.md.
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
+from live_server import live_server
 from playwright.sync_api import Browser, ConsoleMessage, Page, Request, sync_playwright
 from test_ui_seed import BOB, KEY, QUERY, SCRIPT, keys, seed
 
 import recall
-from recall.server import build_app
-from recall.server.app import uvicorn_options
 from recall.server.auth import UI_COOKIE
 from recall.server.ui import Params, gather, report_page
 
@@ -46,12 +41,6 @@ ARGS = [
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[recall.Memory]:
     m = seed(tmp_path_factory.mktemp("ui-browser") / "memory")
@@ -62,20 +51,8 @@ def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[recall.Memory]:
 @pytest.fixture(scope="module")
 def base_url(mem: recall.Memory) -> Iterator[str]:
     """The inspector on a real uvicorn server over the seeded memory."""
-    conf = mem.settings.server.model_copy(update={"port": _free_port()})
-    app = build_app(mem, keys=keys(), settings=conf)
-    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(conf), log_config=None))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{conf.port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
+    with live_server(mem, keys=keys()) as (url, _app):
+        yield url
 
 
 @pytest.fixture(scope="module")
