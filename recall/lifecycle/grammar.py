@@ -43,6 +43,8 @@ _PAST: Final = _words(
 # Present or past alike: read as present only in a sentence about a habit.
 _EITHER: Final = _words("read put set cut hit let quit hurt cost shut spread")
 _HABIT = re.compile(r"\b(?:every|usually|always|often|a (?:day|week|night|month)|each)\b", re.I)
+#: Present tenses that end like a past one ("I need a screener": "the user needs").
+_EED: Final = _words("need feed bleed breed speed succeed proceed exceed heed seed weed")
 _IRREGULAR: Final = {"have": "has", "do": "does", "go": "goes", "be": "is", "am": "is"}
 _BASE_VERBS: Final = _words(
     "live work love like hate prefer enjoy use want need have go run play study teach speak "
@@ -95,7 +97,8 @@ def _norm(word: str) -> str:
 
 def _third_singular(verb: str, sentence: str) -> str:
     low = _norm(verb)
-    if low in _MODALS or low in _PAST or low.endswith("ed") or not verb.isalpha():
+    past = low.endswith("ed") and low not in _EED
+    if low in _MODALS or low in _PAST or past or not verb.isalpha():
         return verb
     if low in _EITHER and not _HABIT.search(sentence):
         return verb
@@ -226,11 +229,12 @@ def lower_first(text: str) -> str:
     """``text`` with its first word in lower case when it is a common word: a name, an
     acronym or a code identifier keeps its case ("that Platform work…" → "that platform
     work…", but "that Redis…", "that Lena…")."""
-    m = re.match(r"([A-Za-z]+(?:['’][a-z]+)?)(\s+[A-Z])?", text)
+    m = re.match(r"([A-Za-z]+)(['’][a-z]+)?(\s+[A-Z])?", text)
     if m is None or m.group(1) == "I" or (m.group(1).isupper() and len(m.group(1)) > 1):
         return text
-    word = m.group(1)
-    if _norm(word) in _COMMON or (m.group(2) is None and _common_by_usage(word)):
+    # "She's marrying…": the word is "She", whatever its contraction.
+    word = m.group(1) if m.group(1).lower() in _COMMON else m.group(1) + (m.group(2) or "")
+    if _norm(word) in _COMMON or (m.group(3) is None and _common_by_usage(word)):
         return text[:1].lower() + text[1:]
     return text
 

@@ -34,8 +34,8 @@ __all__ = ["core", "is_imperative", "is_voiced", "voice"]
 _FRAMES = re.compile(
     r"^(?:I know (?:that )?|I noticed (?:that )?|I noted that |I told (?:the user|[A-Z][a-z]+"
     r"(?: [A-Z][a-z]+)?) (?:that )?|I advised (?:the user|[A-Z][a-z]+(?: [A-Z][a-z]+)?) to "
-    r"|I checked with [^:]{1,40}: |(?:The user|[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:told me "
-    r"(?:that )?|asked me(?: to|:)? |suggested (?:that )?we ))"
+    r"|I checked with [^:]{1,40}: |(?:The user|[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:told me"
+    r"(?:: [\"\u201c]?| (?:that )?)|asked me(?: to|:)? |suggested (?:that )?we ))"
     r"|^(?:我知道|我注意到|我记得|我告诉(?:用户|\S{1,4})，|我建议用户|我用\S{0,20}查到：|"
     r"(?:用户|\S{1,4})(?:跟我说，|问我：?|请我|要求我))"
 )
@@ -102,6 +102,15 @@ _IMPERATIVE = re.compile(
 _FIRST_PERSON_START = re.compile(r"^(?:I\b|I['’](?:m|ve|d|ll)\b|My\b|Mine\b)")
 _FIRST_PERSON = re.compile(r"\bI\b|\bI['’]|\b(?i:me|my|mine|myself)\b")
 _ABOUT_USER = re.compile(r"^(?:the user|user)\b", re.IGNORECASE)
+# A retold clause whose subject is a pronoun, after a time or place in front at most ("that
+# she's marrying…", "that there's a job in Edinburgh", "that from next month they're a
+# pilot"); anything else is quoted rather than guessed at.
+_SUBJECT = re.compile(
+    r"^(?:(?:now|then|today|tonight|tomorrow|yesterday|next|last|this|from|on|at|in|after|"
+    r"before|since|by|for|so|and|but|also|anyway)\b[^,;:.!?]{0,30}?,?\s+)?(?:he|she|it|they|we|there|this|that|these|those|someone|somebody|everyone|"
+    r"everybody|nobody|no one|nothing|everything|something)(?:['’](?:s|re|ve|ll|d))?\s",
+    re.IGNORECASE,
+)
 _PLEASE = re.compile(r"(?:,\s*please|\s+please)(?=[.!]*$)", re.IGNORECASE)
 
 
@@ -118,7 +127,9 @@ def is_imperative(sentence: str) -> bool:
 def core(sentence: str) -> str:
     """``sentence`` without its frame ("I know the user works at Acme." → "the user works
     at Acme."): what near-duplicates are compared on."""
-    return _FRAMES.sub("", sentence, count=1) or sentence
+    out = _FRAMES.sub("", sentence, count=1) or sentence
+    # A quotation's closing mark goes with its opening one (the frame).
+    return out[:-1] if out.endswith("\u201d") and "\u201c" not in out else out
 
 
 def voice(speaker: Speaker, sentence: str) -> str | None:
@@ -165,7 +176,18 @@ def _user(text: str, subject: str) -> str | None:
     if _FIRST_PERSON_START.match(text):
         frame = "I noticed " if is_transient(text) else "I know "
         return _end(frame + lower_first(third_person(text, subject)))
-    return _end(f"{asker} told me that {lower_first(third_person(text, None))}")
+    return _told(text, asker)
+
+
+def _told(text: str, asker: str) -> str:
+    """A statement of the user's that is not about them: "told me that" with a clause
+    whose subject is a pronoun, else their words quoted. "Five hours each way." and "Joan
+    will never share a slice." are not both clauses, and "told me that five hours each
+    way" is not English: a quotation always is."""
+    told = third_person(text, None)
+    if _SUBJECT.match(told):
+        return _end(f"{asker} told me that {lower_first(told)}")
+    return f"{asker} told me: \u201c{_end(text)}\u201d"
 
 
 def _asked(text: str, asker: str) -> str:

@@ -146,8 +146,9 @@ def test_whole_sentences_in_the_ai_voice(small: recall.Memory) -> None:
     lt = small.long_term("u")
     assert lt.version == 1
     assert (
-        "The user told me that now the pod keeps getting OOM-killed; they raised the limit "
-        "to 1Gi." in lt.dynamic
+        # Not a clause whose subject is a pronoun: quoted rather than "told me that".
+        "The user told me: \u201cNow the pod keeps getting OOM-killed; we raised the limit "
+        "to 1Gi.\u201d" in lt.dynamic
     )
     # My advice is left out of the article (the archive keeps it: see test_reconstruct_density).
     assert "profile the heap" not in lt.render()
