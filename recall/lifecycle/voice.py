@@ -107,7 +107,7 @@ _ABOUT_USER = re.compile(r"^(?:the user|user)\b", re.IGNORECASE)
 # pilot"); anything else is quoted rather than guessed at.
 _SUBJECT = re.compile(
     r"^(?:(?:now|then|today|tonight|tomorrow|yesterday|next|last|this|from|on|at|in|after|"
-    r"before|since|by|for|so|and|but|also|anyway)\b[^,;:.!?]{0,30}?,?\s+)?(?:he|she|it|they|we|there|this|that|these|those|someone|somebody|everyone|"
+    r"before|since|by|for)\b[^,;:.!?]{0,30}?,?\s+)?(?:he|she|it|they|we|there|this|that|these|those|someone|somebody|everyone|"
     r"everybody|nobody|no one|nothing|everything|something)(?:['’](?:s|re|ve|ll|d))?\s",
     re.IGNORECASE,
 )

@@ -1,0 +1,40 @@
+"""The article's voice retells a user's sentence grammatically, whatever its form."""
+
+from __future__ import annotations
+
+import pytest
+
+from recall.lifecycle.sentences import Speaker
+from recall.lifecycle.voice import core, is_voiced, voice
+
+USER = Speaker(role="user", name=None)
+
+
+@pytest.mark.parametrize(
+    ("said", "retold"),
+    [
+        # A clause whose subject is a pronoun: "told me that", in the third person.
+        ("She's marrying a fisherman.", "The user told me that she's marrying a fisherman."),
+        ("We moved last week.", "The user told me that they moved last week."),
+        ("From next month I'm a pilot.", "The user told me that from next month they're a pilot."),
+        # A verb ending like a past tense still agrees with its new subject.
+        ("I need 12 participants.", "I know the user needs 12 participants."),
+        # Anything else is quoted: a fragment, a name's clause, a conjunction in front.
+        ("Five hours each way.", "The user told me: \u201cFive hours each way.\u201d"),
+        ("A boy, Eli.", "The user told me: \u201cA boy, Eli.\u201d"),
+        (
+            "Joan will never share a slice!",
+            "The user told me: \u201cJoan will never share a slice.\u201d",
+        ),
+        ("But they'll try.", "The user told me: \u201cBut they'll try.\u201d"),
+        ("Why did nobody tell me.", "The user told me: \u201cWhy did nobody tell me.\u201d"),
+    ],
+)
+def test_a_statement_is_retold_as_a_clause_or_quoted(said: str, retold: str) -> None:
+    assert voice(USER, said) == retold
+
+
+def test_a_quotation_is_in_the_voice_and_compared_without_its_frame() -> None:
+    quoted = voice(USER, "Ethics board on Thursday.")
+    assert quoted is not None and is_voiced(quoted)
+    assert core(quoted) == "Ethics board on Thursday."
