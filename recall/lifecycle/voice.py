@@ -5,8 +5,10 @@ summary is retold by who said it:
 
 - the user: "I'm Zhang Min, a data scientist." → "I know the user is Zhang Min, a data
   scientist."; a passing mood → "I noticed the user is …"; a request → "The user asked me
-  to …"; a question → "The user asked me how to …"; anything else → "The user told me
-  that …" (a named speaker, as in an imported transcript, keeps their name);
+  to …"; a question → "The user asked me how to …"; a clause whose subject is a pronoun
+  → "The user told me that they …"; anything else is quoted, "The user told me: “Five
+  hours each way.”" (a fragment after "that" is not English; a named speaker, as in an
+  imported transcript, keeps their name);
 - me (the assistant): my own "I" stays, the user's "you" becomes "the user"/"they";
   advice → "I advised the user to …"; anything else → "I told the user that …";
   an acknowledgement ("Understood: I will keep answers short.") or a pleasantry ("Good
