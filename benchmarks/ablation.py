@@ -31,7 +31,7 @@ from recall.bench.locomo import load_locomo
 from recall.bench.memdaily import load_memdaily
 from recall.bench.runner import score_runs
 from recall.bench.scifact import load_scifact
-from recall.index import threads
+from recall.index import neighbours
 from recall.index.fuse import fuse_linear
 from recall.index.keyword import BM25Params, KeywordPartition
 from recall.models import Record
@@ -142,9 +142,9 @@ def run_variant(ds: Dataset, v: Variant, cache: EmbeddingCache, top_k: int = 50)
             # Candidates and smoothing exactly as recall.search does them.
             cand = _candidates(kws, vec, v.pool)
             if v.smooth:
-                cand = threads.expand(cand, prev, nxt)
-                kws_c = threads.smooth(kws, cand, prev, nxt, v.smooth, v.hops)
-                vec_c = threads.smooth(vec, cand, prev, nxt, v.smooth, v.hops)
+                cand = neighbours.expand(cand, prev, nxt)
+                kws_c = neighbours.smooth(kws, cand, prev, nxt, v.smooth, v.hops)
+                vec_c = neighbours.smooth(vec, cand, prev, nxt, v.smooth, v.hops)
             else:
                 kws_c, vec_c = kws[cand], vec[cand]
             fused = fuse_linear(kws_c, vec_c, v.alpha)
@@ -165,7 +165,7 @@ def _neighbours(ds: Dataset, docs: Sequence[str]) -> tuple[Any, Any]:
         )
         for d in docs
     ]
-    got = threads.links(records, "thread")
+    got = neighbours.links(records, "thread")
     if got is None:
         none = np.full(len(docs), -1, dtype=np.intp)
         return none, none

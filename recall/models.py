@@ -217,7 +217,7 @@ class Hit(BaseModel):
     ``score`` is the fused score in [0, 1]. Each leg's raw score (BM25 score; the vector
     similarity of the spec's embedder) and its per-query normalized value are both given,
     with the 1-based rank of the hit inside that leg over all fused candidates. For a record
-    in a thread, a leg's raw score includes its neighbours' shares (recall.index.threads),
+    in a thread, a leg's raw score includes its neighbours' shares (recall.index.neighbours),
     so it can exceed a cosine's 1.
     """
 

@@ -13,7 +13,7 @@ A map of the package, in the order a query meets it:
   (``recall reindex``), :mod:`.check` (``recall check``).
 - **Answering a query**: :mod:`.retriever` (deep_recall) over a user's cached
   :mod:`.partitions`; the legs :mod:`.keyword` (BM25) and :mod:`.vector` (or :mod:`.cold`);
-  :mod:`.fuse` (pure fusion), :mod:`.crosslang`, :mod:`.threads` (neighbours' scores),
+  :mod:`.fuse` (pure fusion), :mod:`.crosslang`, :mod:`.neighbours` (thread neighbours' scores),
   :mod:`.window` (time windows), :mod:`.floor` (the relevance floor), :mod:`.hits` (the
   final order).
 - **What is true now**: :mod:`.attributes` (which attribute a text is about, by labelled

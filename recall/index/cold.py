@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from ..models import RecallRequest
 from ..settings import Settings
-from . import crosslang, threads
+from . import crosslang, neighbours
 from .partitions import Partition
 from .vector import VectorIndex
 
@@ -45,7 +45,7 @@ def vector_cold(
     cand = np.union1d(kw_top, np.fromiter(found, dtype=np.intp, count=len(found)))
     need = cand
     if links is not None:
-        need = threads.expand(cand, *links, 1 + settings.retrieval.neighbour_hops)
+        need = neighbours.expand(cand, *links, 1 + settings.retrieval.neighbour_hops)
     # Exact vector scores for those the vector top list did not reach.
     missing = [part.records[int(i)].id for i in need if int(i) not in found]
     got = vectors.vectors(req.user_id, missing)

@@ -26,7 +26,7 @@ from ..models import Record
 from ..settings import Settings
 from ..store import Store, content_hash
 from ..text import Analyzer
-from . import threads
+from . import neighbours
 from .crosslang import cjk_mask
 from .embed import Embedder
 from .keyword import BM25Params, KeywordPartition
@@ -292,7 +292,7 @@ class PartitionCache:
             self._cache.popitem(last=False)
 
     def _links(self, records: list[Record]) -> Links | None:
-        return threads.links(records, self.settings.retrieval.thread_key)
+        return neighbours.links(records, self.settings.retrieval.thread_key)
 
     def _keyword(self, records: list[Record]) -> KeywordPartition:
         return KeywordPartition(

@@ -22,7 +22,7 @@ from ..settings import Settings
 from ..spans import span
 from ..store import Store
 from ..text import Analyzer
-from . import crosslang, threads, window
+from . import crosslang, neighbours, window
 from .asked import asked_attribute, current_statements, leading, profile_of, user_facts
 from .attributes import space_for
 from .cold import vector_cold
@@ -155,7 +155,7 @@ class Retriever:
             kw_all = np.where(hard, kw_all, 0.0)
         kw_top = _top(kw_all, pool)
         kw_top = kw_top[kw_all[kw_top] > 0.0]  # documents sharing no word are no candidates
-        # Threaded records are scored with their neighbours (recall.index.threads).
+        # Threaded records are scored with their neighbours (recall.index.neighbours).
         links = part.links if self.settings.retrieval.neighbour_weight > 0 else None
         cand, vec_all, degraded = self._candidates(
             req,
@@ -274,8 +274,8 @@ class Retriever:
         if links is None:
             return cand, kw_all[cand], None if vec_all is None else vec_all[cand]
         prev, nxt = links
-        cand = threads.expand(cand, prev, nxt)
+        cand = neighbours.expand(cand, prev, nxt)
         w, hops = self.settings.retrieval.neighbour_weight, self.settings.retrieval.neighbour_hops
-        kw = threads.smooth(kw_all, cand, prev, nxt, w, hops)
-        vec = None if vec_all is None else threads.smooth(vec_all, cand, prev, nxt, w, hops)
+        kw = neighbours.smooth(kw_all, cand, prev, nxt, w, hops)
+        vec = None if vec_all is None else neighbours.smooth(vec_all, cand, prev, nxt, w, hops)
         return cand, kw, vec

@@ -103,7 +103,7 @@ def turn_records(
     """The user and assistant messages of one update_memory call as ``turn`` records.
 
     One thread per call (``metadata.thread`` = the job id), so a hit brings its neighbours
-    (:mod:`recall.index.threads`); each turn a microsecond after the one before, so the
+    (:mod:`recall.index.neighbours`); each turn a microsecond after the one before, so the
     order of the conversation is the order of the records.
     """
     out = []

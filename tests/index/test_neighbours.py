@@ -9,7 +9,7 @@ import pytest
 
 import recall
 from recall import Settings
-from recall.index import threads
+from recall.index import neighbours
 from recall.index.keyword import KeywordPartition
 from recall.models import Record
 
@@ -38,7 +38,7 @@ def test_links_order_by_time_within_thread_and_kind() -> None:
         _rec("d", 1, "s1", kind="summary"),
         _rec("e", 0, "s2"),
     ]
-    got = threads.links(recs, "thread")
+    got = neighbours.links(recs, "thread")
     assert got is not None
     prev, nxt = got
     name = {i: r.id for i, r in enumerate(recs)}
@@ -50,23 +50,23 @@ def test_links_order_by_time_within_thread_and_kind() -> None:
         "d": (None, None),
         "e": (None, None),  # other kind, alone
     }
-    assert threads.links([_rec("x", 0, None)], "thread") is None
+    assert neighbours.links([_rec("x", 0, None)], "thread") is None
 
 
 def test_expand_and_smooth() -> None:
     prev = np.array([-1, 0, 1, -1])
     nxt = np.array([1, 2, -1, -1])
-    cand = threads.expand(np.array([1]), prev, nxt)
+    cand = neighbours.expand(np.array([1]), prev, nxt)
     assert cand.tolist() == [0, 1, 2]
     scores = np.array([1.0, 0.0, -0.4, 3.0])
-    out = threads.smooth(scores, cand, prev, nxt, 0.5)
+    out = neighbours.smooth(scores, cand, prev, nxt, 0.5)
     # 0: own 1 + 0.5*max(none, 0.0); 1: 0 + 0.5*max(1, -0.4); 2: -0.4 + 0.5*max(0, none)
     np.testing.assert_allclose(out, [1.0, 0.5, -0.4])
-    np.testing.assert_allclose(threads.smooth(scores, cand, prev, nxt, 0.0), scores[cand])
+    np.testing.assert_allclose(neighbours.smooth(scores, cand, prev, nxt, 0.0), scores[cand])
     # Two hops: the record two before adds weight**2 of its score.
-    two = threads.smooth(scores, cand, prev, nxt, 0.5, hops=2)
+    two = neighbours.smooth(scores, cand, prev, nxt, 0.5, hops=2)
     np.testing.assert_allclose(two, [1.0, 0.5, -0.4 + 0.25 * 1.0])
-    assert threads.expand(np.array([0]), prev, nxt, hops=2).tolist() == [0, 1, 2]
+    assert neighbours.expand(np.array([0]), prev, nxt, hops=2).tolist() == [0, 1, 2]
 
 
 TURNS = [
