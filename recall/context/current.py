@@ -1,4 +1,4 @@
-"""The memory block's view of what is true now (:mod:`recall.text.current`).
+"""The memory block's view of what is true now (:mod:`recall.text.superseded`).
 
 The short-term summaries are newer than every chapter of the article (a promotion takes the
 oldest), so a summary saying the user moved makes the article's old city stale, and a newer
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from ..lifecycle.article import CHAPTERS, Article
 from ..models import Profile, Record
 from ..text import has_cjk
-from ..text.current import current_texts
 from ..text.passages import split_sentences
+from ..text.superseded import current_texts
 
 __all__ = ["NOW_HEADING", "current_view", "now_section", "stale_and_current", "without_values"]
 

@@ -11,8 +11,8 @@ from recall.index.present import present_first
 from recall.lifecycle.article import Article
 from recall.lifecycle.facts import supersede
 from recall.models import Record
-from recall.text.current import current_texts, statement_slots
 from recall.text.slots import asks_past, query_slots, slots_of, supersedes
+from recall.text.superseded import current_texts, statement_slots
 
 # (newer, older): the newer one replaces the older, direct and indirect, en and zh.
 CHANGES = [
