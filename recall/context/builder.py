@@ -5,7 +5,7 @@ system message: the soul (never cut; over its budget is a
 :class:`~recall.errors.ConfigError`), the daily log (oldest lines first), the awareness list
 (cached ``awareness_cache_s``) and the deep_recall hits (best first, with source and date).
 Right after it, a system message of its own: the memory, ``<memory>…</memory>`` (a text cut
-by :func:`~recall.context.sections.fit_memory`: the Bedrock never while it alone fits, or
+by :func:`~recall.context.system_sections.fit_memory`: the Bedrock never while it alone fits, or
 facts ranked by :mod:`recall.context.facts`). Both count within the system budget and are
 fitted to it and to what the window leaves beside the user's turn. Then the compaction
 summary and restored items, the history (newest first within its budget, tool calls kept
@@ -37,7 +37,8 @@ from .report import (
     recall_lines,
     render_awareness,
 )
-from .sections import (
+from .session import Session
+from .system_sections import (
     SACRIFICE,
     SECTIONS,
     SystemSections,
@@ -48,9 +49,8 @@ from .sections import (
     repeated_cut,
     section_reason,
 )
-from .session import Session
 
-# drop_repeated is re-exported: it lived here before moving to recall.context.sections.
+# drop_repeated is re-exported: it lived here before moving to recall.context.system_sections.
 __all__ = ["BuiltContext", "ContextBuilder", "ContextReport", "Cut", "drop_repeated"]
 
 Awareness = (

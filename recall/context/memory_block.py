@@ -20,7 +20,7 @@ Cutting is at paragraph level and keeps headings: the section headings, and any 
 line inside a chapter. A chapter keeps its *leading* paragraphs because the reconstructor
 writes the newest material first; the context builder, handed a block over its room, cuts
 it the same way round, short-term first and the Bedrock last
-(:func:`recall.context.sections.fit_memory`). A section none of whose paragraphs fits is
+(:func:`recall.context.system_sections.fit_memory`). A section none of whose paragraphs fits is
 left out, heading included; only the Bedrock, when not even its first paragraph fits, is
 cut visibly rather than dropped (and when not even that fits, the block is empty: nothing
 stands in the Bedrock's place).

@@ -8,7 +8,7 @@ A map of the package, in the order ``update_memory`` runs it:
   files with :mod:`.chatlog`, :mod:`.ingest` and :mod:`.locomo`.
 - **Short term**: :mod:`.summarize` (summarizers), :mod:`.extractive` (the offline one's
   pure functions), :mod:`.answer` (the model's ``{"answer", "summary"}``),
-  :mod:`.sections` (the 8-section summary), :mod:`.tiers` (the records each tier holds).
+  :mod:`.summary_sections` (the 8-section summary), :mod:`.tiers` (the records each tier holds).
 - **Long term**: :mod:`.promote` (the oldest summaries become the next article version),
   :mod:`.reconstruct` (cognitive reconstruction), :mod:`.article` (the three chapters);
   the offline reconstructor reads with :mod:`.reading` and :mod:`.sentences`, keeps with

@@ -29,8 +29,8 @@ from ..llm import LLMClient, load_prompt
 from ..settings import Settings
 from ..text import count_tokens
 from .extractive import Unit, cost_of, count_with_labels, key_terms, render_units, select, units_of
-from .sections import SECTIONS, StructuredSummaryOut, allocate, route
 from .states import check_text, render_turns, to_turns
+from .summary_sections import SECTIONS, StructuredSummaryOut, allocate, route
 
 __all__ = [
     "ExtractiveSummarizer",

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 import recall
 from recall.context.builder import ContextBuilder
 from recall.context.memory_block import SHORT_TERM_HEADING
-from recall.context.sections import fit_memory
 from recall.context.session import Session
+from recall.context.system_sections import fit_memory
 from recall.settings import Settings
 from recall.text import count_tokens
 
