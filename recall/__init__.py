@@ -15,6 +15,7 @@ from .lazy import lazy_names as _lazy_names
 
 if _TYPE_CHECKING:
     from .context.builder import ContextBuilder
+    from .context.built import BuiltContext, ContextReport
     from .context.facts import format_memory_for_injection
     from .context.language import deep_recall_prompt, proposal_text
     from .context.proposal import (
@@ -26,7 +27,6 @@ if _TYPE_CHECKING:
         classify_consent,
         is_recall_proposal,
     )
-    from .context.report import BuiltContext, ContextReport
     from .context.session import Session
     from .errors import (
         ConfigError,
@@ -148,10 +148,10 @@ _HOME: dict[str, str] = {
     "AnswerWithSummary": ".lifecycle.answer",
     "ArticleDiff": ".memory.inspect",
     "ArticleVersion": ".memory.inspect",
-    "BuiltContext": ".context.report",
+    "BuiltContext": ".context.built",
     "ConfigError": ".errors",
     "ContextBuilder": ".context.builder",
-    "ContextReport": ".context.report",
+    "ContextReport": ".context.built",
     "DEEP_RECALL_PROMPT_EN": ".context.proposal",
     "DEEP_RECALL_PROMPT_ZH": ".context.proposal",
     "DEEP_RECALL_TOOL": ".tool",

@@ -11,7 +11,7 @@ The stages, each a module:
 - :mod:`~recall.bench.baseline`: the LangChain EnsembleRetriever recipe, the peer baseline;
 - :mod:`~recall.bench.runner` (every mode on one index) and :mod:`~recall.bench.scale`
   (1k to 100k records, one process per size);
-- :mod:`~recall.bench.report` (JSON with versions and git commit, PNG plots) and
+- :mod:`~recall.bench.output` (JSON with versions and git commit, PNG plots) and
   :mod:`~recall.bench.cli`, the click command ``bench``.
 
 Only the package's core dependencies are imported at module level: a plain install runs

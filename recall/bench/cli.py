@@ -22,7 +22,7 @@ from .extras import (
 )
 from .locomo import UNITS, load_locomo
 from .memdaily import load_memdaily
-from .report import environment, plot_latency, write_json
+from .output import environment, plot_latency, write_json
 from .runner import RunConfig, run_dataset
 from .scale import DEFAULT_SIZES, scale_sweep
 from .scifact import load_scifact

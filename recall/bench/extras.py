@@ -21,7 +21,7 @@ from ..errors import ConfigError
 from ..index.embed import COMPOSITES
 from ..index.spec import load_spec
 from .baseline import BENCH_EXTRA, baseline_missing, installed
-from .report import plot_recall_curves
+from .output import plot_recall_curves
 
 __all__ = [
     "multilingual_available",

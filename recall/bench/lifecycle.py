@@ -44,7 +44,7 @@ from .lifecycle_data import (
     locomo_conversations,
     memdaily_conversations,
 )
-from .report import environment, write_json
+from .output import environment, write_json
 
 __all__ = ["MODES", "bench_lifecycle", "hits_text", "run_lifecycle", "table"]
 

@@ -7,7 +7,7 @@ conversation, tokens counted once, per-turn summaries sent to memory), ``proposa
 model proposes a deep recall, the user consents), ``restore``, ``quality`` and ``compaction``
 (older history summarized and checked, key items put back), ``ranking`` (the one similarity
 + confidence blend), ``facts`` and ``memory_block`` (what memory to show), ``daily_log`` and
-``awareness`` (the sources of those sections), ``report`` (result types and renderers),
+``awareness`` (the sources of those sections), ``built`` (result types and renderers),
 ``system_sections`` and ``conversation`` (the pure parts of a build) and ``builder``
 (:class:`~recall.context.builder.ContextBuilder`, one step per part of the context).
 """

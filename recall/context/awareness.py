@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..settings import Settings
+from .built import AwarenessItem, render_awareness
 from .inputs import as_settings
-from .report import AwarenessItem, render_awareness
 
 __all__ = ["AwarenessList", "AwarenessProvider", "CachedAwareness"]
 

@@ -25,10 +25,7 @@ from ..models import Hit
 from ..settings import Settings
 from ..text import Count, message_tokens
 from .awareness import AwarenessProvider, CachedAwareness
-from .conversation import Conversation, fit_conversation
-from .facts import embedder_of, format_memory_for_injection
-from .inputs import as_settings, token_counter
-from .report import (
+from .built import (
     AwarenessItem,
     BuiltContext,
     ContextReport,
@@ -37,6 +34,9 @@ from .report import (
     recall_lines,
     render_awareness,
 )
+from .conversation import Conversation, fit_conversation
+from .facts import embedder_of, format_memory_for_injection
+from .inputs import as_settings, token_counter
 from .session import Session
 from .system_sections import (
     SACRIFICE,

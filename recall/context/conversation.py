@@ -15,7 +15,7 @@ from typing import Any
 
 from ..text import Count, message_tokens
 from .budget import fit_history
-from .report import Cut
+from .built import Cut
 from .restore import RestoredItem, render_restored
 from .session import Session
 

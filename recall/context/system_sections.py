@@ -20,9 +20,9 @@ from ..errors import InputError
 from ..models import Hit
 from ..text import Count
 from .budget import cut_to_tokens, fit_items, fit_paragraphs, fit_tail, split_blocks
+from .built import ContextReport, Cut, compaction_info, cut_reason, system_text
 from .conversation import Conversation
 from .memory_block import CHAPTER_HEADINGS, SHORT_TERM_HEADING
-from .report import ContextReport, Cut, compaction_info, cut_reason, system_text
 from .session import Session
 
 __all__ = [

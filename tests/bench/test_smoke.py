@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from recall.bench.baseline import require_rank_bm25
 from recall.bench.cli import bench
-from recall.bench.report import plot_recall_curves
+from recall.bench.output import plot_recall_curves
 from recall.errors import ConfigError
 
 MODES = ("bm25", "vector", "hybrid", "rrf", "baseline")
