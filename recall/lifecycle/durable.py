@@ -19,7 +19,7 @@ import re
 __all__ = ["ALLERGENS", "ALLERGENS_ZH", "JOBS", "JOBS_ZH", "durable_clause", "is_durable"]
 
 #: Occupations, as the last word of a job title (en) or its ending (zh); routing.py and
-#: facts.py read them too.
+#: article_facts.py read them too.
 JOBS = (
     r"engineer|developer|programmer|scientist|analyst|designer|manager|teacher|professor|"
     r"lecturer|nurse|doctor|physician|surgeon|dentist|pharmacist|therapist|psychologist|"

@@ -5,7 +5,7 @@ few hundred sessions the user's name, allergy and family had all been said long 
 the Bedrock chapter, filled with newer talk, dropped every one of them (0 of 7 kept after
 200 sessions, ``benchmarks/article_density.py --more 160``). A durable fact (diet,
 allergy, health, family, job: :func:`~.durable.is_durable`) and the user's name
-(:func:`~.facts.facts_of`) now take their room first, newest first; the rest fills what
+(:func:`~.article_facts.facts_of`) now take their room first, newest first; the rest fills what
 is left, newest first, and stops at the first sentence that does not fit (an older
 sentence never displaces a newer one of its tier). Each paragraph keeps its sentences in
 their order and its day mark (:mod:`.said`), moved to its first kept sentence.
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 
+from .article_facts import facts_of
 from .durable import is_durable
-from .facts import facts_of
 from .said import mark, unmark
 
 __all__ = ["fit_chapter"]

@@ -14,7 +14,7 @@ Two implementations behind one :class:`Reconstructor` protocol:
   without role labels (:mod:`.voice`; :mod:`.reading` does all this). Then, newest first:
 
   * a newer statement of a single-valued fact (name, job, employer, city, a preference)
-    supersedes the older one wherever it is in the article (:mod:`.facts`); the older
+    supersedes the older one wherever it is in the article (:mod:`.article_facts`); the older
     sentence leaves the current article and stays in its earlier versions;
   * passing states (moods, tiredness, illness, and no durable fact beside them) live in
     Dynamic for one promotion: the new batch keeps only its newest one, and the old ones
@@ -53,9 +53,9 @@ from ..index.embed import Embedder
 from ..llm import LLMClient, dumps, load_prompt
 from ..text import count_tokens
 from .article import CHAPTERS, Article, clean_chapter
+from .article_facts import supersede
 from .examples import ExampleRouter
 from .extractive import key_facts
-from .facts import supersede
 from .fitting import fit_chapter
 from .reading import Para, day_of, read_new, read_old
 from .routing import is_transient, route

@@ -9,7 +9,7 @@ import pytest
 from recall.context.current import current_view
 from recall.index.present import present_first
 from recall.lifecycle.article import Article
-from recall.lifecycle.facts import supersede
+from recall.lifecycle.article_facts import supersede
 from recall.models import Record
 from recall.text.slots import asks_past, query_slots, slots_of, supersedes
 from recall.text.superseded import current_texts, statement_slots
