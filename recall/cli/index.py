@@ -13,7 +13,7 @@ import click
 from .app import main, path_option, settings_and_spec, url_option
 
 if TYPE_CHECKING:
-    from ..index.check import CheckRow
+    from ..index.compare import CheckRow
 
 __all__ = ["check", "reindex"]
 
@@ -88,10 +88,10 @@ def reindex(
 def check(spec_name: str | None, as_json: bool, path: Path, chroma_url: str | None) -> None:
     """Compare store and index per user; exit code 1 when something needs `recall reindex`
     (indexing merely pending, which the next query catches up, is reported, exit code 0)."""
-    from ..index.check import check as run_check
+    from ..index.compare import compare
 
     settings, spec = settings_and_spec(path, chroma_url, spec_name)
-    built, rows = run_check(settings, spec)
+    built, rows = compare(settings, spec)
     problems = [r for r in rows if r.status == "REINDEX"]
     pending = [r for r in rows if r.status == "pending"]
     stale = built is not None and built != spec.fingerprint

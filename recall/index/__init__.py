@@ -10,7 +10,7 @@ A map of the package, in the order a query meets it:
 - **Keeping the index in step with the store**: :mod:`.sync`, :mod:`.vector` (Chroma),
   :mod:`.chroma`, :mod:`.chroma_host` (Chroma in a child process), :mod:`.layout`,
   :mod:`.integrity`, :mod:`.recent`, :mod:`.purge`; offline: :mod:`.rebuild`
-  (``recall reindex``), :mod:`.check` (``recall check``).
+  (``recall reindex``), :mod:`.compare` (``recall check``).
 - **Answering a query**: :mod:`.retriever` (deep_recall) over a user's cached
   :mod:`.partitions`; the legs :mod:`.keyword` (BM25) and :mod:`.vector` (or :mod:`.cold`);
   :mod:`.fuse` (pure fusion), :mod:`.crosslang`, :mod:`.neighbours` (thread neighbours' scores),

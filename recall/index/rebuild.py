@@ -1,4 +1,4 @@
-"""Offline reindexing: ``recall reindex`` (``recall check`` is :mod:`recall.index.check`).
+"""Offline reindexing: ``recall reindex`` (``recall check`` is :mod:`recall.index.compare`).
 
 The store is the source of truth, so an index can always be rebuilt from it. A reindex:
 

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 import recall
 from recall import ConfigError, IndexStaleError
 from recall.cli import main
-from recall.index.check import check
+from recall.index.compare import compare
 from recall.index.layout import index_key, vector_index, vector_partitions
 from recall.index.rebuild import reindex
 from recall.index.spec import SPEC_DIR, IndexSpec, load_spec
@@ -108,7 +108,7 @@ def test_check_finds_damage_and_reindex_repairs(tmp_path: Path, embedder: recall
     path = tmp_path / "m"
     fill(path, "default", users=3, per_user=5)
     s = settings_for(path)
-    built, rows = check(s, DEFAULT)
+    built, rows = compare(s, DEFAULT)
     assert built == DEFAULT.fingerprint and all(r.ok for r in rows) and len(rows) == 3
 
     # Damage: lose two vectors of user000, plant an orphan for user001.
@@ -124,7 +124,7 @@ def test_check_finds_damage_and_reindex_repairs(tmp_path: Path, embedder: recall
         ["short_term"],
         ["x"],
     )
-    _, rows = check(s, DEFAULT)
+    _, rows = compare(s, DEFAULT)
     bad = {r.user_id: r for r in rows if not r.ok}
     assert bad["user000"].missing == 2 and bad["user001"].orphans == 1
 
@@ -135,7 +135,7 @@ def test_check_finds_damage_and_reindex_repairs(tmp_path: Path, embedder: recall
 
     report = reindex(s, DEFAULT)
     assert report.embedded == 2 and report.removed == 1
-    assert all(r.ok for r in check(s, DEFAULT)[1])
+    assert all(r.ok for r in compare(s, DEFAULT)[1])
     res = CliRunner().invoke(main, ["check", "--path", str(path), "--json"])
     assert res.exit_code == 0 and all(u["ok"] for u in json.loads(res.output)["users"])
 

@@ -19,7 +19,7 @@ from .layout import FINGERPRINT_KEY, index_key, vector_index, vector_partitions
 from .spec import IndexSpec
 from .vector import VectorIndex
 
-__all__ = ["CheckRow", "check"]
+__all__ = ["CheckRow", "compare"]
 
 
 @dataclass
@@ -53,7 +53,7 @@ class CheckRow:
         return "pending" if self.pending else "REINDEX"
 
 
-def check(settings: Settings, spec: IndexSpec) -> tuple[str | None, list[CheckRow]]:
+def compare(settings: Settings, spec: IndexSpec) -> tuple[str | None, list[CheckRow]]:
     """Compare store and index per user: (built fingerprint, one row per user)."""
     store = open_store(settings.storage.path, settings.storage.store_url)
     try:
