@@ -16,7 +16,7 @@ from starlette.applications import Starlette
 import recall
 from recall.server import ApiKeys, build_app
 from recall.server.app import uvicorn_options
-from recall.settings import ServerSettings
+from recall.server.settings import ServerSettings
 
 __all__ = ["free_port", "live_server", "running"]
 
@@ -58,7 +58,7 @@ def live_server(
 ) -> Iterator[tuple[str, Starlette]]:
     """``(base URL, app)`` of the server of ``mem`` on 127.0.0.1 while the block runs;
     ``settings``: server settings to change (``request_timeout_s=...``)."""
-    conf = mem.settings.server.model_copy(update={**settings, "port": free_port()})
+    conf = ServerSettings().model_copy(update={**settings, "port": free_port()})
     app = build_app(mem, keys=keys, default_user=default_user, settings=conf)
     with running(app, conf):
         yield f"http://127.0.0.1:{conf.port}", app

@@ -94,9 +94,10 @@ def warn_unknown_variables() -> None:
     would otherwise be ignored without a word), naming the closest setting."""
     if not any(k.startswith("RECALL_") for k in os.environ):
         return  # the settings module is not imported for nothing
+    from ..server.settings import ServerSettings
     from ..settings import unknown_variables
 
-    for name, close in unknown_variables(os.environ):
+    for name, close in unknown_variables(os.environ, also=(ServerSettings,)):
         hint = f"; did you mean {close}?" if close else ""
         click.echo(
             f"warning: {name} is not a recall setting and is ignored{hint} "

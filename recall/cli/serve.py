@@ -102,27 +102,28 @@ def serve(
     """
     need_server_extra("serve")
     from ..models import require_user_id
+    from ..server.settings import ServerSettings
     from ..settings import Settings
 
     updates: dict[str, Any] = {"path": path}
-    for name, value in (
-        ("chroma_url", chroma_url),
-        ("server_host", host),
-        ("server_port", port),
-        ("server_api_keys_file", keys_file),
-        ("server_log_level", log_level),
-        ("server_tools", tools),
-        ("server_lang", lang),
-    ):
-        if value:
-            updates[name] = value
+    if chroma_url:
+        updates["chroma_url"] = chroma_url
+    flags = {
+        "host": host,
+        "port": port,
+        "api_keys_file": keys_file,
+        "log_level": log_level,
+        "tools": tools,
+        "lang": lang,
+    }
+    server = ServerSettings.load(**{name: value for name, value in flags.items() if value})
     default_user = None if user_id is None else require_user_id(user_id)
     if workers > 1:
         if transport != "http":
             raise click.UsageError("--workers is for --transport http")
         from ..server.workers import serve_workers
 
-        serve_workers(updates, default_user, workers)  # each worker opens the memory itself
+        serve_workers(updates, default_user, workers, server)  # each worker opens the memory itself
         return
     settings = Settings(**updates)
     early = None
@@ -136,14 +137,14 @@ def serve(
         except (OSError, ValueError):  # not the process's own streams (a test's runner)
             fds = None
         if fds is not None:
-            early = answer_first(settings.server.tools, settings.server.lang, **fds)
+            early = answer_first(server.tools, server.lang, **fds)
     from ..memory import open as open_folder
     from ..server import serve_http, serve_stdio
     from ..server.app import listen_socket
     from ..server.threads import yield_threads
 
     # The port first: one in use is said before a folder is created or a model loaded.
-    sock = listen_socket(settings.server) if transport == "http" else None
+    sock = listen_socket(server) if transport == "http" else None
     if transport == "http" and settings.storage.chroma_process == "auto":
         # A server's requests run side by side: the embedded store's writes go to a child
         # process, where they do not hold this one's interpreter lock (see chroma_host).
@@ -151,8 +152,8 @@ def serve(
     with open_folder(settings=settings) as mem:
         hosted = settings.storage.chroma_process == "on" and not settings.storage.chroma_url
         if transport == "http" and hosted:
-            yield_threads(settings.server.yield_to_store)  # the child is the one writer
+            yield_threads(server.yield_to_store)  # the child is the one writer
         if transport == "stdio":
-            serve_stdio(mem, default_user=default_user, early=early)
+            serve_stdio(mem, default_user=default_user, early=early, settings=server)
         else:
-            serve_http(mem, default_user=default_user, sock=sock)
+            serve_http(mem, default_user=default_user, sock=sock, settings=server)

@@ -1,14 +1,20 @@
-"""``recall settings``: every setting, its environment variable, default and meaning."""
+"""``recall settings``: every setting, its environment variable, default and meaning: the
+library's (:class:`recall.Settings`), then ``recall serve``'s
+(:class:`recall.server.ServerSettings`)."""
 
 from __future__ import annotations
 
 import click
 
+from ..server.settings import ServerSettings
 from ..settings import Settings, reference
 from ..settings.redact import shown_setting
 from .app import echo_json, main
 
 __all__ = ["markdown_reference", "settings_command"]
+
+#: The wings' settings listed after the library's: ``recall serve``'s.
+_WINGS = (ServerSettings,)
 
 
 def markdown_reference() -> str:
@@ -28,9 +34,13 @@ def markdown_reference() -> str:
         "`alpha = 0.4`) or `.env` lines (`RECALL_ALPHA=0.4`); a name that is no setting is",
         "an error naming the file (`recall.settings.files`).",
         "",
+        "The `server` group is `recall serve`'s own, not a group of `recall.Settings`:",
+        "`recall.server.ServerSettings`, read from the same places by",
+        "`ServerSettings.load(port=9000)` (the code, then `RECALL_SERVER_*`, then the file).",
+        "",
     ]
     group = None
-    for name, env, default, description in reference():
+    for name, env, default, description in reference(also=_WINGS):
         head = name.split(".", 1)[0]
         if head != group:
             group = head
@@ -56,11 +66,12 @@ def settings_command(as_json: bool, markdown: bool) -> None:
     if markdown:
         click.echo(markdown_reference(), nl=False)
         return
-    current = Settings()
+    current = {"settings": Settings(), "server": ServerSettings.load()}
     rows = []
-    for name, env, default, description in reference():
+    for name, env, default, description in reference(also=_WINGS):
         group, field = name.split(".", 1)
-        value = shown_setting(name, getattr(getattr(current, group), field))
+        now = current["server"] if group == "server" else getattr(current["settings"], group)
+        value = shown_setting(name, getattr(now, field))
         rows.append(
             {
                 "name": name,

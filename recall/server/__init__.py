@@ -7,7 +7,7 @@ Modules: :mod:`.aio` (off-loop calls), :mod:`.auth` (API keys and tenants), :mod
 (strict JSON bodies), :mod:`.idempotent` (the ``Idempotency-Key``), :mod:`.errors` (the
 server's own errors and every error's HTTP status) and :mod:`.error_answers` (failures as
 JSON), :mod:`.mcp` (the MCP tools), :mod:`.app` (wiring
-and the two transports).
+and the two transports), :mod:`.settings` (:class:`ServerSettings`, the server's own).
 
 The names below are imported when first used (PEP 562): ``recall serve`` over stdio
 answers the host's handshake (:mod:`.handshake`) before the SDK and the ASGI stack load.
@@ -34,6 +34,7 @@ if _TYPE_CHECKING:
         TooLargeError,
     )
     from .mcp import build_mcp
+    from .settings import ServerSettings
 
 __all__ = [
     "ApiKeys",
@@ -47,6 +48,7 @@ __all__ = [
     "MediaTypeError",
     "NotFoundError",
     "OriginError",
+    "ServerSettings",
     "TooLargeError",
     "build_app",
     "build_mcp",
@@ -67,6 +69,7 @@ _HOME: dict[str, str] = {
     "MediaTypeError": ".errors",
     "NotFoundError": ".errors",
     "OriginError": ".errors",
+    "ServerSettings": ".settings",
     "TooLargeError": ".errors",
     "build_app": ".app",
     "build_mcp": ".mcp",

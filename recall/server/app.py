@@ -32,7 +32,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..settings import ServerSettings
 from .activity import ActivityLog, recorded_routes
 from .aio import AsyncMemory
 from .auth import ApiKeys
@@ -45,6 +44,7 @@ from .mcp import build_mcp
 from .openapi import openapi_document
 from .rest import ENDPOINTS, EXCEPTION_HANDLERS, RestApi
 from .rpc_ids import checked_routes
+from .settings import ServerSettings
 from .stdio import run_stdio
 from .timing import ServerTiming
 from .ui import PUBLIC_PATHS, InspectorUi, ui_http_error
@@ -77,8 +77,9 @@ def build_app(
     ready: bool = False,
 ) -> Starlette:
     """The ASGI app serving ``memory``: REST, MCP at ``/mcp``, the OpenAPI document, the
-    inspector at ``/ui``; ``ready``: print :func:`ready_line` when started."""
-    conf = settings or memory.settings.server
+    inspector at ``/ui``; ``settings``: the server's (None: :meth:`ServerSettings.load`,
+    the environment and the settings file); ``ready``: print :func:`ready_line` when started."""
+    conf = settings or ServerSettings.load()
     if keys is not None:  # inspector logins that expire, revoked at logout in the folder
         keys = keys.with_logins(Logins(memory.path, conf.inspector_login_s))
     amem = AsyncMemory(
@@ -149,17 +150,22 @@ def log_warnings_only(level: str = "warning") -> None:
 
 
 def serve_http(
-    memory: Memory, *, default_user: str | None = None, sock: socket.socket | None = None
+    memory: Memory,
+    *,
+    default_user: str | None = None,
+    sock: socket.socket | None = None,
+    settings: ServerSettings | None = None,
 ) -> None:
-    """Serve ``memory`` over HTTP at ``settings.server.host:port`` until interrupted, on
-    ``sock`` when given (:func:`listen_socket`: the CLI binds it before opening the folder).
+    """Serve ``memory`` over HTTP at ``settings.host:port`` until interrupted, on ``sock``
+    when given (:func:`listen_socket`: the CLI binds it before opening the folder);
+    ``settings``: the server's (None: :meth:`ServerSettings.load`).
 
     Prints a ready line once the models are loaded and the port is about to accept
     (address, folder, API keys, the pinned user).
     """
     import uvicorn
 
-    conf = memory.settings.server
+    conf = settings or ServerSettings.load()
     sock = sock or listen_socket(conf)
     keys = ApiKeys.from_settings(conf)
     log_warnings_only(conf.log_level)
@@ -223,8 +229,10 @@ async def serve_loading(
     run: Callable[[MCPServer[Any]], Awaitable[object]],
     *,
     default_user: str | None = None,
+    settings: ServerSettings | None = None,
 ) -> None:
-    """``run`` the MCP server of ``amem`` while the models load beside it.
+    """``run`` the MCP server of ``amem`` while the models load beside it (its tools and
+    their language: ``settings``', None: :meth:`ServerSettings.load`).
 
     The host's handshake (``initialize``, ``tools/list``) is answered at once: a host gives
     up on a server slow to say hello (MCP Inspector after 15 s). A tool call that comes
@@ -237,7 +245,7 @@ async def serve_loading(
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(warm)
-        conf, act = amem.memory.settings.server, ActivityLog(amem.memory.path)
+        conf, act = settings or ServerSettings.load(), ActivityLog(amem.memory.path)
         mcp = build_mcp(
             amem, default_user=default_user, tools=conf.tools, lang=conf.lang, activity=act
         )
@@ -246,22 +254,28 @@ async def serve_loading(
 
 
 def serve_stdio(
-    memory: Memory, *, default_user: str | None = None, early: Early | None = None
+    memory: Memory,
+    *,
+    default_user: str | None = None,
+    early: Early | None = None,
+    settings: ServerSettings | None = None,
 ) -> None:
-    """Serve ``memory`` as an MCP server over stdin/stdout until the host closes them.
+    """Serve ``memory`` as an MCP server over stdin/stdout until the host closes them
+    (``settings``: the server's, None: :meth:`ServerSettings.load`).
 
     The host that starts the process is trusted (no keys); stdout carries the protocol, so
     everything else goes to stderr. ``early``: the host's first line, read (and an
     ``initialize`` answered) before the folder was opened (:mod:`.handshake`).
     """
 
-    log_warnings_only(memory.settings.server.log_level)
+    conf = settings or ServerSettings.load()
+    log_warnings_only(conf.log_level)
 
     async def run(server: MCPServer[Any]) -> None:
         await run_stdio(server, early)  # answers bad lines
 
     async def main() -> None:
-        amem = AsyncMemory(memory, timeout_s=memory.settings.server.request_timeout_s)
-        await serve_loading(amem, run, default_user=default_user)
+        amem = AsyncMemory(memory, timeout_s=conf.request_timeout_s)
+        await serve_loading(amem, run, default_user=default_user, settings=conf)
 
     anyio.run(main)

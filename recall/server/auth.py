@@ -30,8 +30,8 @@ from urllib.parse import unquote
 from starlette.requests import cookie_parser
 
 from ..errors import ConfigError
-from ..settings import ServerSettings
 from .errors import AuthError, ForbiddenError
+from .settings import ServerSettings
 from .ui_login import Logins, key_id
 
 __all__ = [

@@ -27,9 +27,9 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, cast
 
-from ..settings import ServerSettings
 from .conn_door import HeaderDeadline
 from .conn_flow import ClientShare, FlowBounds
+from .settings import ServerSettings
 
 __all__ = ["bounded_protocol", "protocol_for"]
 

@@ -13,9 +13,9 @@ from urllib.parse import urlsplit
 
 from starlette.types import Scope
 
-from ..settings import ServerSettings
 from .auth import is_loopback
 from .errors import HostError, OriginError
+from .settings import ServerSettings
 
 __all__ = ["Doors"]
 

@@ -50,13 +50,13 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import InputError
-from ..settings import ServerSettings
 from .auth import ApiKeys, is_loopback, is_ui_path, key_from_headers, ui_token
 from .bodies import replayed
 from .doors import Doors
 from .errors import BodyTimeoutError, ForbiddenError, MediaTypeError, TooLargeError
 from .keyless import KeylessBudget, carries_key, take_turn
 from .rest import error_response
+from .settings import ServerSettings
 from .ui import html_error
 
 __all__ = ["Doors", "Gate"]

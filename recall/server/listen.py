@@ -6,8 +6,8 @@ import errno
 import socket
 
 from ..errors import ConfigError
-from ..settings import ServerSettings
 from .auth import ApiKeys, is_loopback
+from .settings import ServerSettings
 
 __all__ = ["listen_socket"]
 

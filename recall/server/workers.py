@@ -28,6 +28,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..settings import Settings
+from .settings import ServerSettings
 
 __all__ = ["MAX_WORKERS", "serve_workers"]
 
@@ -63,7 +64,9 @@ def _die_with_parent() -> None:
         pass
 
 
-def _worker(options: dict[str, Any], default_user: str | None, sock: socket.socket) -> None:
+def _worker(
+    options: dict[str, Any], server: ServerSettings, default_user: str | None, sock: socket.socket
+) -> None:
     """One worker process: open the memory, serve on the shared socket until told to stop."""
     import uvicorn
 
@@ -73,26 +76,31 @@ def _worker(options: dict[str, Any], default_user: str | None, sock: socket.sock
 
     _die_with_parent()
     settings = Settings(**options)
-    log_warnings_only(settings.server.log_level)
+    log_warnings_only(server.log_level)
     with open_memory(settings=settings) as memory:
-        conf = memory.settings.server
-        app = build_app(memory, keys=ApiKeys.from_settings(conf), default_user=default_user)
-        config = uvicorn.Config(app, **uvicorn_options(conf), log_config=uvicorn_logging())
-        server = uvicorn.Server(config)
-        server.run(sockets=[sock])
+        keys = ApiKeys.from_settings(server)
+        app = build_app(memory, keys=keys, default_user=default_user, settings=server)
+        config = uvicorn.Config(app, **uvicorn_options(server), log_config=uvicorn_logging())
+        uvicorn.Server(config).run(sockets=[sock])
 
 
-def serve_workers(options: dict[str, Any], default_user: str | None, workers: int) -> None:
+def serve_workers(
+    options: dict[str, Any],
+    default_user: str | None,
+    workers: int,
+    server: ServerSettings | None = None,
+) -> None:
     """Serve the memory of settings ``Settings(**options)`` from ``workers`` processes.
 
     ``options`` are :class:`~recall.settings.Settings` keyword arguments (the CLI's flags);
     each worker builds its settings from them and the environment, as the parent did.
+    ``server``: the server's settings (None: :meth:`ServerSettings.load`), given to each.
     """
     from .app import listen_socket
 
     settings = Settings(**options)
     _check(settings, workers)
-    conf = settings.server
+    conf = server or ServerSettings.load()
     # The one socket every worker accepts on, bound as a single-process server binds it: a
     # port in use is the same one line before any worker starts or any model loads.
     sock = listen_socket(conf)
@@ -115,7 +123,7 @@ def serve_workers(options: dict[str, Any], default_user: str | None, workers: in
     signal.signal(signal.SIGINT, stop)
     try:
         for _ in range(workers):
-            procs.append(_start(options, default_user, sock))
+            procs.append(_start(options, conf, default_user, sock))
             started.append(time.monotonic())
         while not stopping:
             for i, proc in enumerate(procs):
@@ -133,7 +141,7 @@ def serve_workers(options: dict[str, Any], default_user: str | None, workers: in
                     )
                 print(f"recall serve: worker {proc.pid} exited; starting another", file=sys.stderr)
                 time.sleep(min(5.0, 0.5 * 2**early_exits))
-                procs[i], started[i] = _start(options, default_user, sock), time.monotonic()
+                procs[i], started[i] = _start(options, conf, default_user, sock), time.monotonic()
     finally:
         for proc in procs:
             if proc.is_alive():
@@ -145,7 +153,10 @@ def serve_workers(options: dict[str, Any], default_user: str | None, workers: in
         sock.close()
 
 
-def _start(options: dict[str, Any], default_user: str | None, sock: socket.socket) -> Any:
-    proc = _spawn.Process(target=_worker, args=(options, default_user, sock), daemon=False)
+def _start(
+    options: dict[str, Any], server: ServerSettings, default_user: str | None, sock: socket.socket
+) -> Any:
+    args = (options, server, default_user, sock)
+    proc = _spawn.Process(target=_worker, args=args, daemon=False)
     proc.start()
     return proc

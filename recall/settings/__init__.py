@@ -1,10 +1,11 @@
 """Every threshold, budget and default of recall, in one place, grouped by stage.
 
 ``Settings`` holds one group per stage of the data flow (``storage``, ``retrieval``,
-``lifecycle``, ``llm``, ``context``, ``text``), and ``server`` for ``recall serve``. Every
-field reads an environment variable: ``RECALL_`` + its name (``RECALL_ALPHA=0.4``), or
-``RECALL_LLM_`` / ``RECALL_SERVER_`` + its name for the LLM and server groups
-(``RECALL_LLM_MODEL``, ``RECALL_SERVER_PORT``; flat names ``llm_model``, ``server_port``).
+``lifecycle``, ``llm``, ``context``, ``text``). Every field reads an environment variable:
+``RECALL_`` + its name (``RECALL_ALPHA=0.4``), or ``RECALL_LLM_`` + its name for the LLM
+group (``RECALL_LLM_MODEL``; flat name ``llm_model``). ``recall serve``'s settings are the
+server's own, :class:`recall.server.ServerSettings` (``RECALL_SERVER_*``, read by
+:func:`.wings.load_wing`); the library leaves their names to it.
 In code, pass flat names (``Settings(alpha=0.4)``) or groups
 (``Settings(retrieval={"alpha": 0.4})``); read them grouped (``settings.retrieval.alpha``).
 A bad value raises :class:`~recall.errors.ConfigError` naming the variable, never a
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -35,7 +36,7 @@ from .groups import (
     TextSettings,
     env_name,
 )
-from .server import ServerSettings
+from .wings import WINGS, in_wing
 
 __all__ = [
     "ContextSettings",
@@ -44,7 +45,6 @@ __all__ = [
     "LifecycleSettings",
     "OTHER_VARIABLES",
     "RetrievalSettings",
-    "ServerSettings",
     "Settings",
     "StorageSettings",
     "TextSettings",
@@ -53,13 +53,13 @@ __all__ = [
     "unknown_variables",
 ]
 
-#: Every group, in the order ``recall settings`` lists them: the stages, then the server.
-GROUPS: tuple[type[_Group], ...] = (*_STAGE_GROUPS, ServerSettings)
+#: Every group of ``Settings``, in the order ``recall settings`` lists them.
+GROUPS: tuple[type[_Group], ...] = _STAGE_GROUPS
 
 #: Flat names accepted by ``Settings(...)`` and :meth:`Settings.replace`: every field by its
-#: own name, and the LLM and server groups' fields by their environment names
-#: (``llm_model``, ``server_port``): a bare ``host`` or ``model`` would say too little.
-_PREFIXED: dict[type[_Group], str] = {LLMSettings: "llm", ServerSettings: "server"}
+#: own name, and the LLM group's fields by their environment names (``llm_model``): a bare
+#: ``model`` would say too little.
+_PREFIXED: dict[type[_Group], str] = {LLMSettings: "llm"}
 _FLAT: dict[str, tuple[str, str]] = {
     name: (g.group, name) for g in GROUPS if g not in _PREFIXED for name in g.model_fields
 }
@@ -78,7 +78,6 @@ class Settings(BaseModel):
     llm: LLMSettings
     text: TextSettings
     context: ContextSettings
-    server: ServerSettings
 
     def __init__(self, **values: Any) -> None:
         try:
@@ -109,9 +108,7 @@ class Settings(BaseModel):
                 group, name = _FLAT[key]
                 parts[group][name] = value
             else:
-                raise ConfigError(
-                    f"unknown setting {shown(key)}; `recall settings` lists every setting"
-                )
+                raise _unknown(key)
         _add_file(parts, set(groups))
         for g in GROUPS:
             if g.group in groups:
@@ -132,7 +129,7 @@ class Settings(BaseModel):
                 group, name = _FLAT[key]
                 data[group][name] = value
             else:
-                raise ConfigError(f"unknown setting {shown(key)}; `recall settings` lists them")
+                raise _unknown(key)
         return Settings(**data)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
@@ -142,9 +139,21 @@ class Settings(BaseModel):
         return super().model_copy(deep=deep)
 
 
-def reference() -> Iterator[tuple[str, str, str, str]]:
-    """Every setting as (group.field, environment variable, default, description)."""
-    for g in GROUPS:
+def _unknown(key: str) -> ConfigError:
+    wing = next((w for w in WINGS if key == w or in_wing(w, None, key)), None)
+    if wing is not None:  # a server setting, once of this class: say where it went
+        return ConfigError(
+            f"unknown setting {shown(key)}: recall.{wing}.{wing.capitalize()}Settings holds "
+            f"`recall serve`'s settings (RECALL_{wing.upper()}_*), not recall.Settings; "
+            "`recall settings` lists every setting"
+        )
+    return ConfigError(f"unknown setting {shown(key)}; `recall settings` lists every setting")
+
+
+def reference(also: Iterable[type[_Group]] = ()) -> Iterator[tuple[str, str, str, str]]:
+    """Every setting as (group.field, environment variable, default, description): the
+    library's, then those of the groups ``also`` names (a wing's, such as the server's)."""
+    for g in (*GROUPS, *also):
         for name, info in g.model_fields.items():
             default = info.default
             shown = "unset" if default is None else str(default)
@@ -157,11 +166,15 @@ def reference() -> Iterator[tuple[str, str, str, str]]:
 OTHER_VARIABLES = frozenset({"RECALL_DEMO_PATH", SETTINGS_FILE_VARIABLE})
 
 
-def unknown_variables(environ: Mapping[str, str]) -> list[tuple[str, str | None]]:
+def unknown_variables(
+    environ: Mapping[str, str], also: Iterable[type[_Group]] = ()
+) -> list[tuple[str, str | None]]:
     """The ``RECALL_*`` names in ``environ`` that nothing reads (a typo is otherwise
-    ignored without a word), each with the known name closest to it, if any. Names under
+    ignored without a word), each with the known name closest to it, if any: the library's
+    settings and those of the groups ``also`` names (the server's) are read. Names under
     ``RECALL_TEST_`` are the test suite's own."""
-    known = _BY_ENV.keys() | OTHER_VARIABLES
+    wings = {env_name(g, name) for g in also for name in g.model_fields}
+    known = _BY_ENV.keys() | OTHER_VARIABLES | wings
     out = []
     for name in sorted(environ):
         if name.startswith("RECALL_") and name not in known and not name.startswith("RECALL_TEST_"):
@@ -178,7 +191,7 @@ _BY_ENV: dict[str, tuple[str, str]] = {
 
 def _locate(group: str | None, key: str) -> tuple[str, str] | None:
     """(group, field) of a name in a settings file: a field of ``group``'s table, a flat
-    name (``alpha``, ``server_port``) or a variable (``RECALL_ALPHA``); None for none."""
+    name (``alpha``, ``llm_model``) or a variable (``RECALL_ALPHA``); None for none."""
     if group is not None:
         return (group, key) if (group, key) in _BY_ENV.values() else None
     return _BY_ENV.get(key.upper()) if key.upper().startswith("RECALL_") else _FLAT.get(key)
@@ -188,6 +201,12 @@ def _add_file(parts: dict[str, dict[str, Any]], whole: set[str]) -> None:
     """The settings file's values into ``parts``, under what was passed (a value there, a
     group passed whole) and under the environment (a variable that is set)."""
     variable = {where: env for env, where in _BY_ENV.items()}
-    for (group, name), value in file_values(os.environ, _locate).items():
+    for (group, name), value in file_values(os.environ, _locate, foreign=_wings).items():
         if group not in whole and variable[group, name] not in os.environ:
             parts[group].setdefault(name, value)
+
+
+def _wings(table: str | None, key: str) -> bool:
+    """Whether a name of the settings file is a wing's (``[server]``, ``server_port``,
+    ``RECALL_SERVER_PORT``): left to it (:func:`.wings.load_wing`)."""
+    return any(in_wing(wing, table, key) for wing in WINGS)

@@ -8,7 +8,8 @@ or the flat names (``recall settings`` lists both)::
     alpha = 0.4                 # retrieval.alpha
 
     [server]
-    port = 9000                 # server.port, RECALL_SERVER_PORT
+    port = 9000                 # server.port, RECALL_SERVER_PORT (recall serve's own:
+                                # recall.server.ServerSettings.load reads it, .wings)
 
 Any other file is read as ``.env`` lines, ``RECALL_ALPHA=0.4``, ``#`` comments, optional
 quotes. A file that cannot be read or names no setting is a ``ConfigError`` naming it.
@@ -31,11 +32,16 @@ SETTINGS_FILE_VARIABLE = "RECALL_SETTINGS_FILE"
 #: How a name of the file is found: its group's table (None: top level) and the name, to
 #: (group, field); None for no setting.
 Locate = Callable[[str | None, str], tuple[str, str] | None]
+#: Whether a name of the file (its table, the name) is another reader's, left to it.
+Foreign = Callable[[str | None, str], bool]
 
 
-def file_values(environ: Mapping[str, str], locate: Locate) -> dict[tuple[str, str], Any]:
+def file_values(
+    environ: Mapping[str, str], locate: Locate, *, foreign: Foreign | None = None
+) -> dict[tuple[str, str], Any]:
     """The settings of the file ``environ`` names (``{}`` when it names none), as
-    ``(group, field) -> value``."""
+    ``(group, field) -> value``; the names ``foreign`` says another reader takes (a wing's,
+    :mod:`.wings`) are left out."""
     name = environ.get(SETTINGS_FILE_VARIABLE)
     if not name:
         return {}
@@ -50,6 +56,8 @@ def file_values(environ: Mapping[str, str], locate: Locate) -> dict[tuple[str, s
     pairs = _toml(text, path) if path.suffix == ".toml" else _dotenv(text)
     out: dict[tuple[str, str], Any] = {}
     for group, key, value in pairs:
+        if foreign is not None and foreign(group, key):
+            continue
         found = locate(group, key)
         if found is None:
             where = f"[{group}] {key}" if group else key

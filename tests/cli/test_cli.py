@@ -115,13 +115,16 @@ def test_a_mistyped_user_is_an_error_not_an_empty_answer(runner: CliRunner, tmp_
 
 
 def test_settings_command_lists_every_setting(runner: CliRunner) -> None:
+    from recall.server.settings import ServerSettings
     from recall.settings import reference
 
-    res = runner.invoke(main, ["settings", "--json"], env={"RECALL_ALPHA": "0.25"})
+    env = {"RECALL_ALPHA": "0.25", "RECALL_SERVER_PORT": "9001"}
+    res = runner.invoke(main, ["settings", "--json"], env=env)
     assert res.exit_code == 0, res.output
     rows = {r["env"]: r for r in json.loads(res.output)}
-    assert len(rows) == len(list(reference()))
+    assert len(rows) == len(list(reference(also=(ServerSettings,)))) > len(list(reference()))
     assert rows["RECALL_ALPHA"]["value"] == 0.25 and rows["RECALL_ALPHA"]["default"] == "0.5"
+    assert rows["RECALL_SERVER_PORT"]["value"] == 9001  # the server's own, listed last
 
 
 def test_docs_settings_md_is_generated_from_the_code() -> None:

@@ -22,6 +22,7 @@ from test_ui_seed import BOB, KEY, OTHER_KEY, QUERY, keys, seed
 import recall
 from recall.server import AsyncMemory, build_app, build_mcp
 from recall.server.activity import ActivityLog, Event
+from recall.server.settings import ServerSettings
 from recall.server.ui.fix import FormTokens
 
 LOCAL = "http://127.0.0.1:8765"
@@ -128,7 +129,7 @@ def test_rest_records_each_write_recall_and_correction(mem: recall.Memory) -> No
 
 @asynccontextmanager
 async def _mcp_over_http(mem: recall.Memory) -> AsyncIterator[Client]:
-    every = mem.settings.server.model_copy(update={"tools": "all"})
+    every = ServerSettings().model_copy(update={"tools": "all"})
     app = build_app(mem, keys=keys(), settings=every)
     async with (
         app.router.lifespan_context(app),  # MCP's session manager runs in it

@@ -15,7 +15,7 @@ from recall.errors import ConfigError
 from recall.server import ApiKeys, AuthError, ForbiddenError, build_app
 from recall.server.auth import allows, is_loopback, key_from_headers, tenant_of
 from recall.server.errors import status_for
-from recall.settings import ServerSettings
+from recall.server.settings import ServerSettings
 
 tenants = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,8}", fullmatch=True)
 keys = st.text(string.ascii_letters + string.digits + "-_.~", min_size=16, max_size=40)
@@ -168,5 +168,5 @@ def test_serve_refuses_a_public_address_without_keys(
     from recall.server import serve_http
 
     refused = pytest.raises(ConfigError, match=r"refusing to listen on 0\.0\.0\.0 without API")
-    with recall.open(settings=settings.replace(server_host="0.0.0.0")) as m, refused:
-        serve_http(m)
+    with recall.open(settings=settings) as m, refused:
+        serve_http(m, settings=ServerSettings(host="0.0.0.0"))

@@ -18,6 +18,7 @@ from live_server import free_port, running
 import recall
 from recall.server import ApiKeys, build_app
 from recall.server.conn import bounded_protocol
+from recall.server.settings import ServerSettings
 
 pytestmark = pytest.mark.slow  # a real server per test, and timers of a second
 
@@ -34,7 +35,7 @@ LIMITS = {
 @contextmanager
 def _server(mem: recall.Memory, parser: str = "auto", **limits: Any) -> Iterator[tuple[str, int]]:
     """uvicorn on 127.0.0.1 in a thread, with the options ``recall serve`` uses."""
-    conf = mem.settings.server.model_copy(update={**LIMITS, **limits, "port": free_port()})
+    conf = ServerSettings().model_copy(update={**LIMITS, **limits, "port": free_port()})
     app = build_app(mem, keys=ApiKeys([(KEY, "acme")]), settings=conf)
     http = bounded_protocol(
         conf.header_timeout_s, conf.max_header_bytes, conf.max_connections, parser=parser

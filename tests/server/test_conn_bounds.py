@@ -20,6 +20,7 @@ from live_server import free_port, running
 import recall
 from recall.server import ApiKeys, build_app
 from recall.server.conn import protocol_for
+from recall.server.settings import ServerSettings
 
 pytestmark = pytest.mark.slow  # a real server per test
 
@@ -41,7 +42,7 @@ def _server(
     mem: recall.Memory, parser: str = "auto", **limits: Any
 ) -> Iterator[tuple[tuple[str, int], uvicorn.Server]]:
     """uvicorn on 127.0.0.1 in a thread, with the options ``recall serve`` uses."""
-    conf = mem.settings.server.model_copy(update={**LIMITS, **limits, "port": free_port()})
+    conf = ServerSettings().model_copy(update={**LIMITS, **limits, "port": free_port()})
     app = build_app(mem, keys=ApiKeys([(KEY, "acme")]), settings=conf)
     with running(app, conf, http=protocol_for(conf, parser)) as server:
         yield ("127.0.0.1", conf.port), server

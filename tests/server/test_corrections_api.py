@@ -16,6 +16,7 @@ from mcp import Client
 import recall
 from recall.cli import main
 from recall.server import ApiKeys, AsyncMemory, build_app, build_mcp
+from recall.server.settings import ServerSettings
 
 pytestmark = pytest.mark.slow
 
@@ -101,7 +102,7 @@ def test_mcp_tools_forget_edit_rollback_and_the_pin(mem: recall.Memory) -> None:
 @asynccontextmanager
 async def _client(mem: recall.Memory) -> AsyncIterator[httpx.AsyncClient]:
     keys = ApiKeys([(KEY, "acme"), (BETA, "beta")])
-    every = mem.settings.server.model_copy(update={"tools": "all"})  # forget_fact over MCP
+    every = ServerSettings().model_copy(update={"tools": "all"})  # forget_fact over MCP
     app = build_app(mem, keys=keys, settings=every)
     transport = httpx.ASGITransport(app=app)
     async with (

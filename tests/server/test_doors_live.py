@@ -27,6 +27,7 @@ from subproc import recall_env
 import recall
 from recall.server import ApiKeys
 from recall.server.auth import UI_COOKIE
+from recall.server.settings import ServerSettings
 
 pytestmark = pytest.mark.slow  # a real server
 
@@ -259,5 +260,5 @@ def test_a_sub_second_request_timeout_still_lets_requests_finish_at_shutdown(
 ) -> None:
     from recall.server.app import uvicorn_options
 
-    conf = mem.settings.server.model_copy(update={"request_timeout_s": 0.5})
+    conf = ServerSettings().model_copy(update={"request_timeout_s": 0.5})
     assert uvicorn_options(conf)["timeout_graceful_shutdown"] == 1  # int(0.5) was 0

@@ -17,6 +17,7 @@ import pytest
 
 import recall
 from recall.server import build_app
+from recall.server.settings import ServerSettings
 from recall.store import SQLiteStore, idempotency
 from recall.store.factory import open_store
 
@@ -25,7 +26,7 @@ NOTES = {"notes": [{"text": "Deploys run on Fridays."}, {"text": "The cache is R
 
 
 def _client(mem: recall.Memory, **server: Any) -> Callable[..., httpx.Response]:
-    settings = mem.settings.server.model_copy(update=server)
+    settings = ServerSettings().model_copy(update=server)
     app = build_app(mem, settings=settings)
 
     def request(method: str, path: str, key: str | None = None, **kw: Any) -> httpx.Response:

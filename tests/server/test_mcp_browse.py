@@ -20,6 +20,7 @@ from mcp.client.streamable_http import streamable_http_client
 import recall
 from recall.server import ApiKeys, AsyncMemory, build_app, build_mcp
 from recall.server.mcp_hints import USE_MEMORY
+from recall.server.settings import ServerSettings
 
 SMALL = {"short_term_capacity": 2, "promote_count": 2, "vector_partitions": 2}
 READ_ONLY = {
@@ -233,7 +234,7 @@ def test_profile_answers_the_librarys_profile_and_keeps_the_pin(mem: recall.Memo
 @asynccontextmanager
 async def _http_client(mem: recall.Memory, key: str) -> AsyncIterator[Client]:
     """The official client over streamable HTTP to the app in process, with ``key``."""
-    every = mem.settings.server.model_copy(update={"tools": "all"})
+    every = ServerSettings().model_copy(update={"tools": "all"})
     app = build_app(mem, keys=ApiKeys([("acme-key-0123456789", "acme")]), settings=every)
     transport = httpx2.ASGITransport(app=app)
     headers = {"authorization": f"Bearer {key}"}

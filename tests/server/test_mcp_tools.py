@@ -24,6 +24,7 @@ from recall.cli import main
 from recall.server import AsyncMemory, build_mcp
 from recall.server.app import serve_loading
 from recall.server.mcp_hints import AGENT_TOOLS, instructions, use_memory
+from recall.server.settings import ServerSettings
 
 AGENT = {"deep_recall", "remember", "forget"}
 ALL = AGENT | {
@@ -179,7 +180,7 @@ def test_the_library_tool_speaks_one_language_when_asked() -> None:
 
 def test_the_served_set_and_language_come_from_the_settings(tmp_path: Path) -> None:
     settings = recall.Settings(path=tmp_path / "m", vector_partitions=4)
-    settings = settings.replace(server_tools="all", server_lang="zh")
+    server = ServerSettings(tools="all", lang="zh")
     listed: list[Tool] = []
 
     async def run(server: Any) -> None:
@@ -188,7 +189,7 @@ def test_the_served_set_and_language_come_from_the_settings(tmp_path: Path) -> N
 
     async def main_() -> None:
         with recall.open(settings=settings) as mem:
-            await serve_loading(AsyncMemory(mem), run)
+            await serve_loading(AsyncMemory(mem), run, settings=server)
 
     anyio.run(main_)
     assert {t.name for t in listed} == ALL
@@ -201,9 +202,14 @@ def test_recall_serve_passes_tools_and_lang(
     seen: list[tuple[str, str]] = []
 
     def fake_stdio(
-        memory: recall.Memory, *, default_user: str | None = None, early: object = None
+        memory: recall.Memory,
+        *,
+        default_user: str | None = None,
+        early: object = None,
+        settings: ServerSettings | None = None,
     ) -> None:
-        seen.append((memory.settings.server.tools, memory.settings.server.lang))
+        assert settings is not None
+        seen.append((settings.tools, settings.lang))
 
     monkeypatch.setattr(recall.server, "serve_stdio", fake_stdio)
     path = str(tmp_path / "m")

@@ -15,6 +15,7 @@ from recall.server import ApiKeys, build_app
 from recall.server.corrections import CORRECTION_ENDPOINTS
 from recall.server.rest import ENDPOINTS
 from recall.server.rest_endpoint import Endpoint
+from recall.server.settings import ServerSettings
 
 LOCAL = "http://localhost"
 OPERATOR = "operator-key-0123456789"
@@ -99,7 +100,7 @@ def test_the_openapi_document_is_built_once(
 
 def test_a_short_request_timeout_does_not_stop_the_start(mem: recall.Memory) -> None:
     # The models load before the port opens, under no request's timeout.
-    conf = mem.settings.server.model_copy(update={"request_timeout_s": 0.001})
+    conf = ServerSettings().model_copy(update={"request_timeout_s": 0.001})
     keys = ApiKeys([(OPERATOR, "*")])
     app = build_app(mem, keys=keys, settings=conf)
     with TestClient(app, base_url=LOCAL) as client:

@@ -13,6 +13,7 @@ import recall
 from recall.server import ApiKeys, AsyncMemory, build_app
 from recall.server.corrections import CORRECTION_ENDPOINTS
 from recall.server.rest import ENDPOINTS
+from recall.server.settings import ServerSettings
 
 KEY, OPERATOR = "acme-key-0123456789", "operator-key-0123456789"
 AUTH = {"authorization": f"Bearer {KEY}"}
@@ -24,7 +25,7 @@ JSONL = {**AUTH, "content-type": "application/x-ndjson"}
 @pytest.fixture
 def client(mem: recall.Memory) -> Iterator[TestClient]:
     keys = ApiKeys([(KEY, "acme"), (OPERATOR, "*")])
-    settings = mem.settings.server.model_copy(update={"max_body_bytes": 4096})
+    settings = ServerSettings().model_copy(update={"max_body_bytes": 4096})
     # The Gate answers only Host names of this server: TestClient's "testserver" is not one.
     with TestClient(build_app(mem, keys=keys, settings=settings), base_url=LOCAL) as c:
         yield c

@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 
 import recall
 from recall.server import ApiKeys, build_app
+from recall.server.settings import ServerSettings
 from recall.server.timing import header_value
 from recall.spans import add, span, tally
 
@@ -29,7 +30,7 @@ def test_off_by_default(mem: recall.Memory) -> None:
 
 
 def test_a_recall_says_where_its_time_went(mem: recall.Memory) -> None:
-    settings = mem.settings.server.model_copy(update={"timing": True})
+    settings = ServerSettings().model_copy(update={"timing": True})
     app = build_app(mem, keys=ApiKeys([(KEY, "*")]), settings=settings)
     with TestClient(app, base_url=LOCAL, headers={"authorization": f"Bearer {KEY}"}) as c:
         r = c.post("/v1/users/u1/memories", json={"summary": "We moved the cache to redis."})

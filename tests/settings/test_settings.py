@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from recall import ConfigError, Settings
+from recall.server.settings import ServerSettings
 from recall.settings import GROUPS, env_name, reference
 
 
@@ -93,7 +94,8 @@ def test_a_settings_file_sits_under_the_environment_and_the_code(
     toml.write_text("alpha = 0.4\nserver_port = 9003\n[retrieval]\ndefault_top_k = 3\n")
     monkeypatch.setenv("RECALL_SETTINGS_FILE", str(toml))
     s = Settings()
-    assert (s.retrieval.alpha, s.server.port, s.retrieval.default_top_k) == (0.4, 9003, 3)
+    assert (s.retrieval.alpha, s.retrieval.default_top_k) == (0.4, 3)
+    assert ServerSettings.load().port == 9003  # the server's names are the server's
     monkeypatch.setenv("RECALL_ALPHA", "0.7")  # the environment over the file
     assert Settings().retrieval.alpha == 0.7
     assert Settings(alpha=0.1).retrieval.alpha == 0.1  # the code over both
@@ -102,7 +104,7 @@ def test_a_settings_file_sits_under_the_environment_and_the_code(
     dotenv = tmp_path / ".env"
     dotenv.write_text('# ops\nRECALL_ALPHA=0.3\nexport RECALL_SERVER_PORT="9004"\n\n')
     monkeypatch.setenv("RECALL_SETTINGS_FILE", str(dotenv))
-    assert (Settings().retrieval.alpha, Settings().server.port) == (0.3, 9004)
+    assert (Settings().retrieval.alpha, ServerSettings.load().port) == (0.3, 9004)
 
 
 @pytest.mark.parametrize(

@@ -1,14 +1,24 @@
-"""``recall serve``: where it listens, who may call it, how much one request may ask."""
+"""``recall serve``'s settings: where it listens, who may call it, how much one request may ask.
+
+The server's own, apart from the library's :class:`recall.Settings`: a library user never
+sees them. :meth:`ServerSettings.load` reads them as ``recall.Settings`` reads its own:
+what the code passes (``recall serve``'s flags), over ``RECALL_SERVER_<NAME>``, over the
+settings file (``RECALL_SETTINGS_FILE``: a ``[server]`` table, ``server_port`` or
+``RECALL_SERVER_PORT``), over the defaults. ``ServerSettings(port=9000)`` reads the
+environment but not the file. A bad value raises :class:`~recall.errors.ConfigError` naming
+the variable. This module needs none of the server extra's packages.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from .base import _ENV, _Group
+from ..settings.base import _ENV, _Group
+from ..settings.wings import load_wing
 
 __all__ = ["ServerSettings"]
 
@@ -18,6 +28,12 @@ class ServerSettings(_Group):
 
     model_config = SettingsConfigDict(env_prefix=_ENV + "SERVER_", frozen=True, extra="forbid")
     group: ClassVar[str] = "server"
+
+    @classmethod
+    def load(cls, **values: Any) -> Self:
+        """The server's settings: ``values`` (field names, ``port=9000``), over
+        ``RECALL_SERVER_*``, over the settings file, over the defaults."""
+        return load_wing(cls, values)
 
     host: str = Field(
         "127.0.0.1",
