@@ -11,7 +11,7 @@ process over that store and asks every ``current`` question with ``deep_recall(q
 top_k=10)``. Figures as the shared scorer counts them: current_top1 (the best hit holding
 a current or stale value holds the current one), current_in10, stale_above.
 
-Modes (each changes one step of :mod:`recall.index.now` / :mod:`recall.index.hits`):
+Modes (each changes one step of :mod:`recall.user.now` / :mod:`recall.index.hits`):
 
 - ``main``: recall as it is;
 - ``values``: a sentence's salient words are exactly the set's values it holds (a perfect
@@ -77,7 +77,7 @@ def _patch(mode: str, data: dict[str, Any]) -> None:
     import numpy as np
 
     from recall.index import asked, hits, now, retriever
-    from recall.index.attributes import space_for
+    from recall.user.attributes import space_for
 
     parts = set(ALIASES.get(mode, mode).split("+"))
     questions = _current_questions(data)

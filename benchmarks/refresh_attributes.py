@@ -1,5 +1,5 @@
-"""Refresh recall/index/attributes.npz: the packaged labelled examples embedded by the default
-spec's multilingual model (run after editing recall/index/attributes.tsv).
+"""Refresh recall/user/attributes.npz: the packaged labelled examples embedded by the default
+spec's multilingual model (run after editing recall/user/attributes.tsv).
 
     .venv/bin/python benchmarks/refresh_attributes.py
 """
@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 import recall
-from recall.index import attributes
+from recall.user import attributes
 
 
 def main() -> None:

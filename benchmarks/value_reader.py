@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/value_reader.py --data ../shared/datasets/timeline_dev/users.json \
         [--store DIR] [--threshold 0.05] [--out FILE.json]
 
-:mod:`recall.index.now` marks a sentence's value by salient words (names, and words the
+:mod:`recall.user.now` marks a sentence's value by salient words (names, and words the
 user rarely says). This reader learns instead which phrase of a sentence is the value of
 its attribute, from ``benchmarks/data/values/*.jsonl``: 1,276 sentences, en and zh, each
 with its attribute and its value span marked, written from ``BRIEF.md`` by three writers
@@ -17,7 +17,7 @@ phrases are every candidate of the training sentences that is not their value. T
 sentences are split in two halves by a hash of their text: the bank is built from one,
 the intrinsic figures are measured on the other.
 
-With ``--data`` the reader replaces :func:`recall.index.now._salient` (the best candidate
+With ``--data`` the reader replaces :func:`recall.user.now._salient` (the best candidate
 above ``--threshold``) and the set's current questions are scored as
 ``benchmarks/now_bounds.py`` scores them (in one process per reading: ``main`` first).
 """
@@ -129,7 +129,7 @@ class Reader:
 
 def _tools() -> tuple[Any, Any]:
     import recall
-    from recall.index.attributes import space_for
+    from recall.user.attributes import space_for
 
     mem = recall.open(tempfile.mkdtemp(prefix="value-reader-"))
     return space_for(mem.embedder()).model, mem._retriever.analyzer  # type: ignore[attr-defined]

@@ -1,4 +1,5 @@
-"""The memory block's view of what is true now (:mod:`recall.text.superseded`).
+"""The memory block's view of what is true now (:mod:`recall.user.superseded`): a renderer of
+the model of the user (:mod:`recall.user`), kept with the other parts of the block.
 
 The short-term summaries are newer than every chapter of the article (a promotion takes the
 oldest), so a summary saying the user moved makes the article's old city stale, and a newer
@@ -15,7 +16,7 @@ from ..lifecycle.article import CHAPTERS, Article
 from ..models import Profile, Record
 from ..text import has_cjk
 from ..text.passages import split_sentences
-from ..text.superseded import current_texts
+from ..user.superseded import current_texts
 
 __all__ = ["NOW_HEADING", "current_view", "now_section", "stale_and_current", "without_values"]
 
@@ -43,7 +44,7 @@ def current_view(article: Article, summaries: Sequence[Record]) -> tuple[Article
     return Article(**{name.lower(): text for name, text in new_chapters.items()}), kept
 
 
-# --- the user's facts (recall.index.now) ---------------------------------------------------
+# --- the user's facts (recall.user.now) ---------------------------------------------------
 NOW_HEADING = "## Now"
 
 

@@ -1,5 +1,4 @@
-"""The two derived index legs (keyword, vector), how their scores are fused, and what the
-user's own words say is true now.
+"""The two derived index legs (keyword, vector) and how their scores are fused.
 
 A map of the package, in the order a query meets it:
 
@@ -16,10 +15,10 @@ A map of the package, in the order a query meets it:
   :mod:`.fuse` (pure fusion), :mod:`.crosslang`, :mod:`.neighbours` (thread neighbours' scores),
   :mod:`.window` (time windows), :mod:`.floor` (the relevance floor), :mod:`.hits` (the
   final order).
-- **What is true now**: :mod:`.attributes` (which attribute a text is about, by labelled
-  examples), :mod:`.now` (the user's statements per attribute and the current one),
-  :mod:`.asked` (which attribute a question asks, and the statements that lead),
-  :mod:`.present` (a present-tense question gets the newest statement first).
+- **The user model, by protocol**: :mod:`.user_model` (what the retriever asks of the model
+  of the user: the statements a question's answer leads with, the profile). Its
+  implementation lives in :mod:`recall.user`, a layer above; the facade gives it to the
+  retriever, so this package never imports it.
 """
 
 __all__: list[str] = []

@@ -58,7 +58,7 @@ def above_floor(
     """Whether ``hit`` is strong enough on one leg: see the module docs. A
     ``min_similarity`` of -1 lets every hit through."""
     if hit.current:
-        return True  # the current statement of what the question asks (recall.index.now)
+        return True  # the current statement of what the question asks (recall.user.now)
     if hit.keyword_score > 0 and keyword_coverage >= min_keyword_coverage:
         return True
     if hit.vector_score is None:

@@ -12,7 +12,6 @@ import numpy.typing as npt
 from ..models import Hit, RecallRequest, Record
 from ..text.stance import asserted_sentences
 from .fuse import minmax, ranks
-from .present import present_first
 
 __all__ = ["hits_at", "newest_asserted", "ordered", "reasons"]
 
@@ -111,9 +110,10 @@ def ordered(
     degraded: bool,
     *,
     newest_first: int = 0,
+    present_first: Callable[[str, Sequence[Record]], list[int]] | None = None,
 ) -> list[Hit]:
     """The top ``req.top_k`` hits: the current statements (``front``, positions in
-    ``cand``) lead, newest first (recall.index.asked); the rest keep the fused order
+    ``cand``) lead, newest first (recall.user.asked); the rest keep the fused order
     (``rank``, ties broken by keyword, then vector score). Each text takes one slot: a
     repeat of a text already shown ("Noted.", a note stored twice) and the asker's own
     question (the user's turn an agent stored before searching) give theirs to the next
@@ -123,7 +123,9 @@ def ordered(
     re-ordered newest said first. What a user said last about a thing is likelier what
     holds than the older statement that ranked above it, and the set of hits is kept, so
     recall at that depth does not move; only its order does. A plan, a wish or a question
-    keeps its place: it changes nothing that holds."""
+    keeps its place: it changes nothing that holds. Else, with no current statement,
+    ``present_first`` (the user model's, None: none) re-orders the hits of a question
+    about the present."""
     vec_leg = vec if vec is not None else np.zeros_like(kw)
     order = np.lexsort((-vec_leg, -kw, -rank))
     asked = _same(req.query)
@@ -142,7 +144,9 @@ def ordered(
     if newest_first > 1:
         movable = [records[int(c)] for c in cand[order[:newest_first]]]
         order = newest_asserted(order, movable)
-    elif not front.size:  # a question about the present: the newest statement of its slot
+    elif not front.size and present_first is not None:
+        # A question about the present: the newest statement of its slot
+        # (recall.user.present, given by the retriever's user model).
         order = order[present_first(req.query, [records[int(cand[j])] for j in order])]
     moved = {int(j) for j, k in zip(order, before, strict=True) if j != k}
     hits = hits_at(records, cand, order, fused, kw, vec, vec_leg, degraded)

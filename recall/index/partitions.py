@@ -59,7 +59,7 @@ class Partition:
     #: When each record was said (epoch seconds), filled by recall.index.window on the
     #: first query with a time window.
     said: npt.NDArray[np.float64] | None = None
-    #: What is derived once per partition (recall.index.now), by the deriving module.
+    #: What is derived once per partition (recall.user.now), by the deriving module.
     derived: dict[str, object] = field(default_factory=dict)
 
     @cached_property

@@ -23,8 +23,6 @@ from ..spans import span
 from ..store import Store
 from ..text import Analyzer
 from . import crosslang, neighbours, window
-from .asked import asked_attribute, current_statements, leading, profile_of, user_facts
-from .attributes import space_for
 from .cold import vector_cold
 from .embed import Embedder
 from .floor import floor_hits
@@ -33,6 +31,7 @@ from .hits import ordered
 from .keyword import BM25Params
 from .partitions import Partition, PartitionCache
 from .sync import IndexSync
+from .user_model import UserModel, leading
 from .vector import VectorIndex
 
 __all__ = ["Fusing", "Retriever"]
@@ -67,15 +66,18 @@ class Retriever:
         sync: IndexSync,
         settings: Settings,
         bm25: BM25Params,
+        user: UserModel,
         analyzer: Analyzer | None = None,
     ) -> None:
-        # The store and BM25 parameters are the partition cache's alone (below).
+        # The store and BM25 parameters are the partition cache's alone (below); ``user``
+        # reads the user's own words (recall.user.USER_READER: recall.index does not).
         self.vectors = vectors
+        self.user = user
         self.sync = sync
         self.settings = settings
         self.analyzer = analyzer or Analyzer()
         derive = (
-            (lambda part, emb: user_facts(part, emb, self.analyzer))
+            (lambda part, emb: user.derive(part, emb, self.analyzer))
             if settings.retrieval.current_facts
             else None
         )
@@ -104,13 +106,11 @@ class Retriever:
         self, user_id: str, kinds: tuple[str, ...], embedder: Embedder, query: str | None = None
     ) -> tuple[Profile, str | None]:
         """What the user's own words in ``kinds`` say of them, attribute by attribute
-        (:mod:`.now`), and the attribute ``query`` asks the present value of (None: none,
-        or no query)."""
+        (:mod:`recall.user.now`), and the attribute ``query`` asks the present value of
+        (None: none, or no query)."""
         self.sync.ensure(user_id)
         part = self.partitions.get(user_id, kinds, embedder)
-        uf = user_facts(part, embedder, self.analyzer)
-        asked = asked_attribute(query, uf, space_for(embedder)) if query and uf.sentences else None
-        return profile_of(user_id, uf, part.records), asked
+        return self.user.profile(user_id, part, embedder, self.analyzer, query)
 
     # --- the query ----------------------------------------------------------------------
     def search(self, req: RecallRequest, embedder: Embedder, **how: Unpack[Fusing]) -> list[Hit]:
@@ -172,11 +172,11 @@ class Retriever:
                 soft = soft & hard
             cand = np.union1d(cand, window.best_inside(soft, kw_all, vec_all, pool))
         # What the question asks of the user now: its current statements are candidates
-        # even when they share no word with it (recall.index.now).
+        # even when they share no word with it (recall.user.now).
         asked = (
             None
             if degraded
-            else current_statements(req, part, embedder, self.analyzer, self.settings, hard)
+            else self.user.asked(req, part, embedder, self.analyzer, self.settings, hard)
         )
         current = np.array([] if asked is None else asked.current, dtype=np.intp)
         cand = np.union1d(cand, current)
@@ -214,6 +214,7 @@ class Retriever:
             vec,
             degraded,
             newest_first=newest,
+            present_first=self.user.present_first,
         )
 
     def _candidates(

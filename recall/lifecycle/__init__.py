@@ -13,8 +13,8 @@ A map of the package, in the order ``update_memory`` runs it:
   :mod:`.reconstruct` (cognitive reconstruction), :mod:`.article` (the three chapters);
   the offline reconstructor reads with :mod:`.reading` and :mod:`.sentences`, keeps with
   :mod:`.keep`, routes with :mod:`.routing` and :mod:`.examples`, supersedes with
-  :mod:`.article_facts`, protects :mod:`.durable` facts, dates with :mod:`.said` and retells in the
-  AI's voice (:mod:`.voice`, :mod:`.voice_zh`, :mod:`.grammar`).
+  :mod:`recall.user.article_facts`, protects :mod:`recall.user.durable` facts, dates with
+  :mod:`.said` and retells in the AI's voice (:mod:`.voice`, :mod:`.voice_zh`, :mod:`.grammar`).
 - **Corrections**: :mod:`.corrections` (forget, edit, roll back), :mod:`.forget` (a fact
   out of every tier, pure functions).
 """

@@ -1,6 +1,6 @@
 """The user's facts read by a model, when the host configures one: add / update per turn.
 
-The offline path (:mod:`recall.index.now`) labels every sentence of the user's by its
+The offline path (:mod:`recall.user.now`) labels every sentence of the user's by its
 nearest examples and is the default. With ``RECALL_LLM_MODEL`` set (any OpenAI-compatible
 endpoint) and ``llm.extract_facts`` on, each ``update_memory`` of chat messages also asks
 the model what the user's new messages change in their profile, given the profile as the
@@ -22,10 +22,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ..errors import LLMError
-from ..index.attributes import NONE, examples
 from ..llm import LLMClient, load_prompt
 from ..models import Record
 from ..store import Store
+from ..user.attributes import NONE, examples
 
 __all__ = [
     "Extracted",

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 
-from .article_facts import facts_of
-from .durable import is_durable
+from ..user.article_facts import facts_of
+from ..user.durable import is_durable
 from .said import mark, unmark
 
 __all__ = ["fit_chapter"]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from .durable import durable_clause, is_durable
+from ..user.durable import durable_clause, is_durable
 from .routing import is_mood
 from .sentences import Speaker
 from .voice import is_imperative

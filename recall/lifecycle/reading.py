@@ -18,8 +18,8 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
+from ..user.durable import is_durable
 from .article import clean_chapter
-from .durable import is_durable
 from .examples import ExampleRouter
 from .keep import kept
 from .routing import is_transient, route_utterance

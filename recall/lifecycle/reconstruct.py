@@ -52,8 +52,8 @@ from ..errors import LLMError
 from ..index.embed import Embedder
 from ..llm import LLMClient, dumps, load_prompt
 from ..text import count_tokens
+from ..user.article_facts import supersede
 from .article import CHAPTERS, Article, clean_chapter
-from .article_facts import supersede
 from .examples import ExampleRouter
 from .extractive import key_facts
 from .fitting import fit_chapter

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .durable import ALLERGENS, ALLERGENS_ZH, JOBS, JOBS_ZH, is_durable
+from ..user.durable import ALLERGENS, ALLERGENS_ZH, JOBS, JOBS_ZH, SURNAMES, is_durable
 from .sentences import Speaker, parse_label
 
 __all__ = [
@@ -47,12 +47,6 @@ _LANGUAGES = (
     r"english|chinese|mandarin|cantonese|spanish|french|german|hindi|arabic|portuguese|"
     r"russian|japanese|korean|italian|dutch|polish|turkish|vietnamese|thai|swedish|greek|"
     r"hebrew|urdu|bengali|tamil|indonesian|malay|tagalog|ukrainian|czech|finnish|norwegian"
-)
-#: Common Chinese surnames: "我是张敏" names the user, "我是学生" does not.
-SURNAMES = (
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶"
-    "程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺"
-    "顾毛郝龚邵万钱严覃武戴莫孔向汤"
 )
 _SPAN = r"[^\n，。；,.;！？!?、]"  # characters inside one Chinese clause
 _NUM_ZH = r"[\d一二三四五六七八九十两]+"

@@ -28,9 +28,9 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from ..index.attributes import _columns, _unit
 from ..index.embed import Embedder
 from ..text import has_cjk, tokenize
+from ..user.attributes import _columns, _unit
 from .article import CHAPTERS
 from .extractive import key_facts
 from .reading import Para

@@ -33,6 +33,7 @@ from ..models import Profile, Record, require_user_id
 from ..settings import Settings
 from ..store import STORE_FILE, open_store
 from ..store.keyed import answer_at_commit
+from ..user import USER_READER
 
 if TYPE_CHECKING:  # the lifecycle is imported lazily at run time
     from ..lifecycle.pipeline import Lifecycle, Written
@@ -79,7 +80,13 @@ class MemoryCore:
             batch_size=settings.retrieval.embed_batch_size,
         )
         self._retriever = Retriever(
-            self._store, self._vectors, self._sync, settings, self.spec.bm25, self.spec.analyzer
+            self._store,
+            self._vectors,
+            self._sync,
+            settings,
+            self.spec.bm25,
+            USER_READER,  # the model of the user (recall.user), a layer above the index
+            self.spec.analyzer,
         )
         if self._store.has_unfinished_jobs():
             # A previous process died with journaled update_memory jobs: resume them now,
@@ -179,7 +186,7 @@ class MemoryCore:
         (where they live, who they work for, the gym they go to...), its values oldest
         first with when each was introduced and last said, the records stating it and what
         replaced it. Read from the user's raw turns (not notes: they name no speaker), in any
-        phrasing, en and zh (recall.index.now); ``profile(u).now()`` is the current value of
+        phrasing, en and zh (recall.user.now); ``profile(u).now()`` is the current value of
         each."""
         uid = require_user_id(user_id)
         kinds = inputs.depth_kinds(None, self.settings)

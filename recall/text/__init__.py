@@ -1,5 +1,9 @@
 """Text: keyword tokens, analyzers, sentences and passages, and token counting.
 
+What a text says of the user (the cue-word slots, what supersedes what) is not here: it is
+the model of the user, :mod:`recall.user`. :mod:`.stance` (closed grammatical classes:
+assertion or not, the names a sentence holds) stays, as pure text that the index reads too.
+
 Everything above this layer imports these names from ``recall.text``.
 """
 

@@ -3,7 +3,7 @@
 A statement can name a value without making it the user's: a question ("is Rust worth
 learning?"), a wish, plan or hypothetical ("thinking of moving next year", "if I ever quit
 I'd join them"), or a sentence about someone else ("my brother just moved"). None of these
-may introduce a value of the user's (:mod:`recall.index.now`). The markers are the closed
+may introduce a value of the user's (:mod:`recall.user.now`). The markers are the closed
 classes of grammar (interrogatives, modal and conditional words, kin and colleague nouns),
 English and Chinese, not words of any topic: they say how something is said, never what.
 """

@@ -76,7 +76,7 @@ def test_update_memory_promotion_and_corrections_are_indexed_before_returning(
     assert small.records("u", kinds=["dynamic"])
     small.edit_fact("u", "Lisbon", "Porto")
     assert in_step(small, "u")
-    # The background rebuild after the write labels the user's statements (recall.index.now).
+    # The background rebuild after the write labels the user's statements (recall.user.now).
     small._retriever.partitions.wait()
     embedded = small.embedder().documents  # type: ignore[attr-defined]
     hits = small.deep_recall("where did Ana move", user_id="u")

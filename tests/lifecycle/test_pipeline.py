@@ -284,7 +284,7 @@ def test_background_returns_at_once_and_flush_waits(mem: recall.Memory) -> None:
     }
     assert ids == {r.summary_id for r in results}
     # The last update answers: its summary, or its user turn (the same words; a user's own
-    # statement may lead as what holds now, recall.index.now).
+    # statement may lead as what holds now, recall.user.now).
     top = mem.deep_recall("shipment 48121", user_id="bg", top_k=1)[0].id
     job = str(results[21].summary_id).removeprefix("st-")
     assert top == results[21].summary_id or top.startswith(f"turn-{job}-")

@@ -48,7 +48,9 @@ def test_the_layers_contract_fails_when_a_lower_layer_imports_a_higher_one(
     assert "recall.store is not allowed to import recall.cli" in done.stdout
 
 
-@pytest.mark.parametrize("engine", ["store", "index.retriever", "lifecycle.article", "inputs"])
+@pytest.mark.parametrize(
+    "engine", ["store", "index.retriever", "lifecycle.article", "inputs", "user.asked"]
+)
 def test_the_server_importing_the_engine_breaks_the_wall(tmp_path: Path, engine: str) -> None:
     # Issue 34: the server is a client of recall's public face, as a third party's would be.
     shutil.copytree(ROOT / "recall", tmp_path / "recall")

@@ -4,46 +4,42 @@ the statements that answer it, and the public profile (:mod:`.now` reads the sta
 A question about the user's present, asked in any person ("where do I live", "Which city
 does Dara live in?", "用户的职位", "user employer") with or without a word of the present,
 gets the current statements of the attribute it asks about first
-(:meth:`~recall.index.retriever.Retriever.ranked`). Left alone: a question about the past
-("before", "以前"), about a time ("last week": :mod:`.window` answers it), and about
-someone else (a name the user speaks of, "my brother").
+(:meth:`~recall.index.retriever.Retriever.ranked`, through :data:`.reader.USER_READER`).
+Left alone: a question about the past ("before", "以前"), about a time ("last week":
+:mod:`recall.index.window` answers it), and about someone else (a name the user speaks of,
+"my brother").
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from ..index.embed import Embedder
+from ..index.partitions import Partition
+from ..index.user_model import Asked
 from ..models import Fact as PublicFact
 from ..models import Profile, RecallRequest, Record
 from ..settings import Settings
 from ..text.analyzer import Analyzer
-from ..text.slots import asks_past
 from ..text.stance import NOT_NAMES
 from .attributes import AttributeSpace, space_for
-from .embed import Embedder
 from .now import UserFacts, facts_of
-from .partitions import Partition
+from .slots import asks_past
 
-__all__ = ["Asked", "asked_attribute", "current_statements", "leading", "profile_of", "user_facts"]
+__all__ = [
+    "asked_attribute",
+    "current_statements",
+    "profile_and_asked",
+    "profile_of",
+    "user_facts",
+]
 
 #: Weight of the user's own nearest sentences in the attribute a question asks about.
 USER_EVIDENCE = 0.5
-
-
-class Asked(NamedTuple):
-    """What a question asks of the user now."""
-
-    #: Positions of the records stating what the asked attribute holds now, the newest
-    #: first ([] when the user never said it).
-    current: list[int]
-    #: A model read the attribute (recall.lifecycle.extract): its answer is what holds, and
-    #: the hits are not re-ordered by when they were said.
-    settled: bool = False
 
 
 def user_facts(part: Partition, embedder: Embedder, analyzer: Analyzer) -> UserFacts:
@@ -87,13 +83,6 @@ _KIN_OF = re.compile(
 # Attributes whose value belongs to the user's family as much as to them.
 _FAMILY_ATTRIBUTES = frozenset({"school", "family", "pet"})
 _CAPS = re.compile(r"\b[A-Z][a-z]+\b")
-
-
-def leading(cand: npt.NDArray[np.intp], current: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
-    """Positions in ``cand`` of the ``current`` records, in the order of ``current`` (each
-    is among the candidates: the retriever adds them)."""
-    at = {int(c): j for j, c in enumerate(cand)}
-    return np.array([at[int(i)] for i in current if int(i) in at], dtype=np.intp)
 
 
 def asked_attribute(query: str, uf: UserFacts, space: AttributeSpace) -> str | None:
@@ -156,3 +145,13 @@ def profile_of(user_id: str, uf: UserFacts, records: Sequence[Record]) -> Profil
             facts[attribute] = out
     uf.profile = Profile(user_id=user_id, facts=facts)
     return uf.profile
+
+
+def profile_and_asked(
+    user_id: str, part: Partition, embedder: Embedder, analyzer: Analyzer, query: str | None
+) -> tuple[Profile, str | None]:
+    """The user's profile (:func:`profile_of`) and the attribute ``query`` asks the present
+    value of (:func:`asked_attribute`; None: none, or no query)."""
+    uf = user_facts(part, embedder, analyzer)
+    asked = asked_attribute(query, uf, space_for(embedder)) if query and uf.sentences else None
+    return profile_of(user_id, uf, part.records), asked

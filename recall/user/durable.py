@@ -16,10 +16,18 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ALLERGENS", "ALLERGENS_ZH", "JOBS", "JOBS_ZH", "durable_clause", "is_durable"]
+__all__ = [
+    "ALLERGENS",
+    "ALLERGENS_ZH",
+    "JOBS",
+    "JOBS_ZH",
+    "SURNAMES",
+    "durable_clause",
+    "is_durable",
+]
 
-#: Occupations, as the last word of a job title (en) or its ending (zh); routing.py and
-#: article_facts.py read them too.
+#: Occupations, as the last word of a job title (en) or its ending (zh);
+#: recall.lifecycle.routing and article_facts.py read them too.
 JOBS = (
     r"engineer|developer|programmer|scientist|analyst|designer|manager|teacher|professor|"
     r"lecturer|nurse|doctor|physician|surgeon|dentist|pharmacist|therapist|psychologist|"
@@ -39,6 +47,13 @@ JOBS_ZH = (
     r"老板|顾问|主管|总监|自由职业者?|法官|警察|军人|翻译|导游|主播|演员|歌手|画家|博主|讲师|"
     r"助理|秘书|客服|店主|[\u4e00-\u9fff](?:师|员|官)"
 )
+#: Common Chinese surnames: "我是张敏" names the user, "我是学生" does not
+#: (recall.lifecycle.routing and article_facts.py read them).
+SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶"
+    "程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺"
+    "顾毛郝龚邵万钱严覃武戴莫孔向汤"
+)
 
 ALLERGENS = (
     r"peanuts?|nuts|tree nuts|shellfish|seafood|shrimp|fish|gluten|wheat|lactose|dairy|milk|"
@@ -47,7 +62,8 @@ ALLERGENS = (
     r"pistachios?|hazelnuts?|pecans?|mangoes|mangos?|latex|nickel|sulfa|antibiotics|"
     r"bee stings?|mosquito bites|grass|ragweed|avocados?|bananas?|tomatoes|corn"
 )
-#: What people are allergic to, as the article names it (en and zh); routing.py reads them.
+#: What people are allergic to, as the article names it (en and zh);
+#: recall.lifecycle.routing reads them.
 ALLERGENS_ZH = (
     r"花生|坚果|海鲜|虾|蟹|鱼|麸质|小麦|乳糖|牛奶|鸡蛋|大豆|芝麻|青霉素|阿司匹林|花粉|尘螨|猫毛|"
     r"狗毛|芒果|酒精|腰果|杏仁|核桃|榛子|猕猴桃|菠萝|桃子|柳絮|粉尘|螨虫|头孢|磺胺|乳胶"

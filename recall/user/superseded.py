@@ -16,9 +16,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .passages import split_sentences
+from ..text.passages import split_sentences
+from ..text.tokenize import has_cjk
 from .slots import slots_of, supersedes
-from .tokenize import has_cjk
 
 __all__ = ["current_texts", "statement_slots"]
 

@@ -7,12 +7,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from recall.context.current import current_view
-from recall.index.present import present_first
 from recall.lifecycle.article import Article
-from recall.lifecycle.article_facts import supersede
 from recall.models import Record
-from recall.text.slots import asks_past, query_slots, slots_of, supersedes
-from recall.text.superseded import current_texts, statement_slots
+from recall.user.article_facts import supersede
+from recall.user.present import present_first
+from recall.user.slots import asks_past, query_slots, slots_of, supersedes
+from recall.user.superseded import current_texts, statement_slots
 
 # (newer, older): the newer one replaces the older, direct and indirect, en and zh.
 CHANGES = [

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..text import has_cjk, tokenize
-from ..text.slots import slots_of, supersedes
-from .routing import JOBS, JOBS_ZH, SURNAMES
+from .durable import JOBS, JOBS_ZH, SURNAMES
+from .slots import slots_of, supersedes
 
 __all__ = ["Fact", "facts_of", "restate", "supersede"]
 
@@ -137,7 +137,7 @@ _ASPIRATION = re.compile(
 )
 # My advice to the user is not a fact about them.
 _ADVICE = re.compile(r"^(?:I advised|I told|I asked|我建议|我告诉|我问)")
-# The slot (recall.text.slots) each single-valued fact is a value of.
+# The slot (recall.user.slots) each single-valued fact is a value of.
 _SLOT = {"role": "role", "employer": "work", "city": "home", "pref": "preference"}
 # What the user asked is no statement of theirs.
 _ASKED = re.compile(r"\b(?:asked|wondered|wants to know)\b|问(?:我|了|过)|想知道")
@@ -237,7 +237,7 @@ def supersede(
 ) -> list[list[str] | None]:
     """For each of ``sentences`` (newest first): None to keep it, ``[]`` to drop it (a
     newer sentence stated all its facts, or set the same slot of the user, see
-    :func:`recall.text.slots.supersedes`), or the restatements of the facts it still
+    :func:`recall.user.slots.supersedes`), or the restatements of the facts it still
     holds alone (a newer one stated only some of them). Sentences of one of ``groups``
     (one summary's paragraph) were said together: they do not supersede each other by slot.
     """

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from .embed import CompositeEmbedder, Embedder
+from ..index.embed import CompositeEmbedder, Embedder
 
 __all__ = [
     "AttributeSpace",

@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from ..text.tokenize import tokenize
 from .slot_cues import QUERY, STATEMENT
-from .tokenize import tokenize
 
 __all__ = [
     "SINGLE_VALUED",

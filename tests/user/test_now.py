@@ -1,4 +1,4 @@
-"""What is true now (recall.index.now, recall.index.asked): logic, on the stand-in embedder.
+"""What is true now (recall.user.now, recall.user.asked): logic, on the stand-in embedder.
 
 The attribute labels here come from a small bank that shares words with the sentences (the
 HashEmbedder knows words, not meanings); the packaged bank and the real models are
@@ -14,15 +14,15 @@ import numpy as np
 
 import recall
 from recall.context.memory_block import relevant_memories
-from recall.index.asked import asked_attribute
-from recall.index.attributes import AttributeSpace, Example
 from recall.index.hits import newest_asserted, reasons
-from recall.index.now import UserFacts, facts_of
 from recall.index.own import adapt_embedder
 from recall.lifecycle.article import Article
 from recall.models import Fact, Profile, Record
 from recall.testing import HashEmbedder
 from recall.text.analyzer import Analyzer
+from recall.user.asked import asked_attribute
+from recall.user.attributes import AttributeSpace, Example
+from recall.user.now import UserFacts, facts_of
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 BANK = (

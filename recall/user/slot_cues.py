@@ -1,4 +1,4 @@
-"""The cues of :mod:`recall.text.slots`: per slot, an English and a Chinese pattern.
+"""The cues of :mod:`recall.user.slots`: per slot, an English and a Chinese pattern.
 
 ``STATEMENT`` says the user's value of a slot (strict: a topic word alone, like "work was
 tiring", sets nothing); ``QUERY`` names the slot a question asks about (looser). Both are

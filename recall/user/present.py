@@ -1,9 +1,9 @@
 """A question about the present gets the newest statement of what it asks first.
 
-"Where do I live now?" asks what holds now (:func:`recall.text.slots.asks_present`: "now",
+"Where do I live now?" asks what holds now (:func:`recall.user.slots.asks_present`: "now",
 "currently", "these days", "现在", "目前", ...) of the ``home`` slot
-(:func:`recall.text.slots.query_slots`). Among the hits, those whose user statements set
-that slot (:func:`recall.text.superseded.statement_slots`) are re-ordered newest said first,
+(:func:`recall.user.slots.query_slots`). Among the hits, those whose user statements set
+that slot (:func:`recall.user.superseded.statement_slots`) are re-ordered newest said first,
 in the places they held: the move to Ghent takes the rank the old Antwerp record had, and
 hits about anything else keep theirs; the newest one that replaces a value also goes above
 older hits that never named the slot. Only a question about the user ("I", "my", "我") and
@@ -19,8 +19,8 @@ import re
 from collections.abc import Sequence
 
 from ..models import Record
-from ..text.slots import asks_present, query_slots, replaces
-from ..text.superseded import statement_slots
+from .slots import asks_present, query_slots, replaces
+from .superseded import statement_slots
 
 __all__ = ["present_first"]
 

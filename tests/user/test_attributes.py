@@ -1,4 +1,4 @@
-"""The labelled examples behind recall.index.attributes: well formed, and blind to the
+"""The labelled examples behind recall.user.attributes: well formed, and blind to the
 evaluation data (no value, decoy or user name of any timeline set appears in them)."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import recall
-from recall.index.attributes import NONE, AttributeSpace, Example, examples, shipped_vectors
 from recall.index.own import adapt_embedder
 from recall.testing import HashEmbedder
+from recall.user.attributes import NONE, AttributeSpace, Example, examples, shipped_vectors
 
 ROOT = Path(__file__).resolve().parents[2]
 SETS = [

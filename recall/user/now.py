@@ -106,7 +106,7 @@ class UserFacts:
     user_names: frozenset[str]
     other_names: frozenset[str]
     _history: dict[str, list[Fact]] = field(default_factory=dict)
-    #: The public view (recall.index.asked.profile_of), once built.
+    #: The public view (recall.user.asked.profile_of), once built.
     profile: Profile | None = None
 
     @cached_property
