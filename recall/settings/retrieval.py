@@ -121,7 +121,7 @@ class RetrievalSettings(_Group):
     current_facts: bool = Field(
         True,
         description="A question about the user's present (any asker, any phrasing) gets the "
-        "statements of what the asked attribute holds now first (recall.index.now).",
+        "statements of what the asked attribute holds now first (recall.user.now).",
     )
     newest_first: int = Field(
         5,

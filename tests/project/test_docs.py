@@ -33,11 +33,7 @@ SPECS = sorted((ROOT / "indexes").glob("*.toml"))
 #: ``recall.<name>`` that are files, not modules: the store in a memory folder.
 FILE_NAMES = {"recall.sqlite3"}
 #: Cited but stale, in a module another change is editing now; fixed there, drop it here.
-PENDING: dict[str, str] = {
-    # Issue 34 moved it to recall.user.now; retrieval.current_facts' doc string names it and
-    # docs/settings.md is generated from it while the server-settings move edits that page.
-    "recall.index.now": "recall/settings/retrieval.py, docs/settings.md: now recall.user.now",
-}
+PENDING: dict[str, str] = {}
 #: ``RECALL_*`` variables read outside the settings.
 #: Names in inline code that are data, not code: a dataset's folder (benchmarks/README.md).
 DATA_NAMES = {"timeline_dev"}
