@@ -208,6 +208,11 @@ def _you_to_me(words: list[str], i: int) -> str:
         return "I"
     if prev in _BEFORE_OBJECT or not nxt:
         return "me"
+    # After a verb's participle, unless a verb follows: "trusting you with", "asked you to",
+    # but "surprised you called", "thinking you should".
+    verb_next = nxt in _MODALS or nxt in _PAST or nxt.endswith("ed")
+    if prev.endswith(("ing", "ed")) and not verb_next:
+        return "me"
     return "I"
 
 

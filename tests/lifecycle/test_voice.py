@@ -19,6 +19,12 @@ USER = Speaker(role="user", name=None)
         ("From next month I'm a pilot.", "The user told me that from next month they're a pilot."),
         # A verb ending like a past tense still agrees with its new subject.
         ("I need 12 participants.", "I know the user needs 12 participants."),
+        # The user's "you" is me: the object after a participle, the subject before a verb.
+        (
+            "I'm trusting you with my relationship here.",
+            "I know the user is trusting me with their relationship here.",
+        ),
+        ("I was surprised you called.", "I know the user was surprised I called."),
         # Anything else is quoted: a fragment, a name's clause, a conjunction in front.
         ("Five hours each way.", "The user told me: \u201cFive hours each way.\u201d"),
         ("A boy, Eli.", "The user told me: \u201cA boy, Eli.\u201d"),
