@@ -206,7 +206,7 @@ def _you_to_me(words: list[str], i: int) -> str:
     if prev in ("are", "were"):  # "are you" -> "am I"
         _set_prev(words, i, {"are": "am", "were": "was"})
         return "I"
-    if prev in _BEFORE_OBJECT or not nxt:
+    if _object(prev, nxt):
         return "me"
     # After a verb's participle, unless a verb follows: "trusting you with", "asked you to",
     # but "surprised you called", "thinking you should".
@@ -214,6 +214,15 @@ def _you_to_me(words: list[str], i: int) -> str:
     if prev.endswith(("ing", "ed")) and not verb_next:
         return "me"
     return "I"
+
+
+def _object(prev: str, nxt: str) -> bool:
+    """Whether "you" between ``prev`` and ``nxt`` is an object: after a preposition or a
+    verb that takes one, or last; "as"/"than" before a verb start a clause ("as long as you
+    deliver", "than you think"), not an object ("the same as you")."""
+    if prev in ("as", "than") and nxt and nxt not in ("and", "or"):
+        return False
+    return prev in _BEFORE_OBJECT or not nxt
 
 
 def swap_persons(text: str) -> str:
@@ -224,7 +233,7 @@ def swap_persons(text: str) -> str:
         if low not in _YOU_THEM:
             continue
         new = _YOU_THEM[low]
-        if low == "you" and (_prev_word(words, i) in _BEFORE_OBJECT or not _next_word(words, i)):
+        if low == "you" and _object(_prev_word(words, i), _next_word(words, i)):
             new = "them"
         words[i] = new[:1].upper() + new[1:] if w[:1].isupper() else new
     return "".join(words)

@@ -44,3 +44,22 @@ def test_a_quotation_is_in_the_voice_and_compared_without_its_frame() -> None:
     quoted = voice(USER, "Ethics board on Thursday.")
     assert quoted is not None and is_voiced(quoted)
     assert core(quoted) == "Ethics board on Thursday."
+
+
+@pytest.mark.parametrize(
+    ("said", "retold"),
+    [
+        # "as"/"than" before a verb start a clause: the user is its subject.
+        (
+            "Publishers care as long as you deliver on time.",
+            "I told the user that publishers care as long as they deliver on time.",
+        ),
+        ("It is harder than you think.", "I told the user that it is harder than they think."),
+        (
+            "It works the same for me as for you.",
+            "I told the user that it works the same for me as for them.",
+        ),
+    ],
+)
+def test_my_you_is_the_user_as_subject_or_object(said: str, retold: str) -> None:
+    assert voice(Speaker(role="assistant", name=None), said) == retold
