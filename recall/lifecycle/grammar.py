@@ -206,23 +206,16 @@ def _you_to_me(words: list[str], i: int) -> str:
     if prev in ("are", "were"):  # "are you" -> "am I"
         _set_prev(words, i, {"are": "am", "were": "was"})
         return "I"
-    if _object(prev, nxt):
-        return "me"
-    # After a verb's participle, unless a verb follows: "trusting you with", "asked you to",
-    # but "surprised you called", "thinking you should".
-    verb_next = nxt in _MODALS or nxt in _PAST or nxt.endswith("ed")
-    if prev.endswith(("ing", "ed")) and not verb_next:
-        return "me"
-    return "I"
+    return "me" if _object(prev, nxt) else "I"
 
 
 def _object(prev: str, nxt: str) -> bool:
-    """Whether "you" between ``prev`` and ``nxt`` is an object: after a preposition or a
-    verb that takes one, or last; "as"/"than" before a verb start a clause ("as long as you
-    deliver", "than you think"), not an object ("the same as you")."""
-    if prev in ("as", "than") and nxt and nxt not in ("and", "or"):
-        return False
-    return prev in _BEFORE_OBJECT or not nxt
+    """Whether "you" between ``prev`` and ``nxt`` is an object ("to you", "trusting you
+    with"; not "surprised you called", "as long as you deliver", "than you think")."""
+    if prev in ("as", "than"):
+        return not nxt or nxt in ("and", "or")
+    verb_next = nxt in _MODALS or nxt in _PAST or nxt.endswith("ed")
+    return not nxt or prev in _BEFORE_OBJECT or (prev.endswith(("ing", "ed")) and not verb_next)
 
 
 def swap_persons(text: str) -> str:
