@@ -9,11 +9,10 @@ Flow (see ``docs/design.md``)::
              old Dynamic passages out, new ones in (kind "dynamic"), store version + 1
 
 The lifecycle writes to the store, then hands the user to ``on_written`` (the facade's
-``_indexed``), which indexes what the transactions committed before the call returns or
-the background job ends: a summary alone as written (its records and version), after a
-promotion by the content diff. A reader never sees passages of two chapter versions, and
-never pays for a write's embedding. Every call is journaled (:mod:`recall.store.journal`),
-which makes background mode and crash recovery the same code path.
+``_indexed``), which indexes what was committed before the call returns or the job ends:
+a summary alone as written, after a promotion by the content diff. A reader never sees
+two chapter versions' passages, nor pays for a write's embedding. Every call is journaled
+(:mod:`recall.store.journal`): background mode and crash recovery are one code path.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from ..text import count_tokens
 from .answer import AnswerWithSummary, parse_answer_with_summary
 from .article import LongTerm
 from .extract import FactChange, FactExtractor, fact_records
-from .privacy import without_private
+from .privacy import Learned, without_private
 from .promote import promote_all, read_long_term
 from .reconstruct import LLMReconstructor, OfflineReconstructor, Reconstructor
 from .result import UpdateResult
@@ -74,8 +73,10 @@ class Lifecycle:
         *,
         passage_tokens: int = IndexSpec.passage_tokens,
         on_written: Callable[[str, Written | None], object] | None = None,
+        privacy: Learned | None = None,
     ) -> None:
         self.store = store
+        self.privacy = privacy  # requests not to keep the patterns miss (.privacy_model)
         #: Called with a user id after the lifecycle committed writes for that user, and
         #: (version, records) when a summary alone was written (None: diff the user).
         self.on_written: Callable[[str, Written | None], object] = on_written or (
@@ -220,10 +221,9 @@ class Lifecycle:
                 raise InputError("states is an empty string: there is nothing to remember")
             return {"text": text}
         turns = to_turns(states, max_chars=self.settings.lifecycle.max_states_chars)
-        # What the user asked not to keep never reaches the journal, the summary or the turns.
-        turns = without_private(turns)
-        # Journaled flattened, so a stored job needs no foreign objects to be replayed.
-        return {"messages": journaled(turns)}
+        # What the user asked not to keep never reaches the journal, the summary or the turns;
+        # the rest is journaled flattened, so a stored job replays without foreign objects.
+        return {"messages": journaled(without_private(turns, self.privacy))}
 
     def _summarize(self, payload: dict[str, Any]) -> str:
         if "text" in payload:

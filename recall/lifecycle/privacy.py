@@ -15,18 +15,20 @@ within the conversation. Labelled phrasings and near-misses: tests/lifecycle/tes
 
 The patterns ask for an imperative or a statement about keeping ("don't remember this"),
 never a plain negation ("I don't remember where I parked", "我不记得了") or a reminder
-("don't forget to buy milk", "别忘了带伞").
+("don't forget to buy milk", "别忘了带伞"). They find about half of what people who never
+read them write; :mod:`.privacy_model` (a model of the whole message, learned from
+examples) is given to :func:`private_turns` as ``learned`` and adds what it reads.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .states import Turn
 
-__all__ = ["asks_privacy", "private_turns", "without_private"]
+__all__ = ["Learned", "asks_privacy", "private_turns", "without_private"]
 
 # Where an imperative can start: the text's start, a clause break, or a softener.
 _LEAD = (
@@ -192,10 +194,43 @@ _FILLER = frozenset(
 )
 
 
-def private_turns(messages: Sequence[Mapping[str, Any]]) -> set[int]:
+#: Reads which of several user messages ask not to keep something (a learned model).
+Learned = Callable[[Sequence[str]], list[bool]]
+# A request the learned model finds in a message this short (words; a CJK character is
+# half of one) carries nothing else to keep private: it points back, as "forget that" does.
+_SHORT_WORDS = 8
+
+
+def _learned_kinds(
+    messages: Sequence[Mapping[str, Any]], learned: Learned | None
+) -> dict[int, str]:
+    """What ``learned`` adds to the patterns: the user messages they missed that it reads
+    as requests, "back" when short (see :data:`_SHORT_WORDS`), else "this"."""
+    if learned is None:
+        return {}
+    missed = [
+        (i, text)
+        for i, m in enumerate(messages)
+        if m.get("role") == "user"
+        and (text := str(m.get("content") or "")).strip()
+        and asks_privacy(text) is None
+    ]
+    out: dict[int, str] = {}
+    for (i, text), asks in zip(missed, learned([t for _, t in missed]), strict=True):
+        if asks:
+            words = sum(1.0 if w.isascii() else 0.5 for w in _WORD.findall(_clean(text).casefold()))
+            out[i] = "back" if words < _SHORT_WORDS else "this"
+    return out
+
+
+def private_turns(
+    messages: Sequence[Mapping[str, Any]], learned: Learned | None = None
+) -> set[int]:
     """Indices of the messages to keep out of memory (see the module docs): every user turn
-    that asks for privacy, the turns after it up to the next user turn and, for a request
-    that points back, the previous user turn and the turns between."""
+    that asks for privacy (the patterns', or ``learned``'s reading of the turns they
+    missed), the turns after it up to the next user turn and, for a request that points
+    back, the previous user turn and the turns between."""
+    read = _learned_kinds(messages, learned)
     out: set[int] = set()
     last_user: int | None = None
     covering = False
@@ -204,7 +239,7 @@ def private_turns(messages: Sequence[Mapping[str, Any]]) -> set[int]:
             if covering:
                 out.add(i)
             continue
-        kind = asks_privacy(str(message.get("content") or ""))
+        kind = asks_privacy(str(message.get("content") or "")) or read.get(i)
         covering = kind is not None
         if covering:
             out.add(i)
@@ -214,10 +249,10 @@ def private_turns(messages: Sequence[Mapping[str, Any]]) -> set[int]:
     return out
 
 
-def without_private(turns: Sequence[Turn]) -> list[Turn]:
-    """``turns`` without the private ones (:func:`private_turns`); empty when no user or
-    assistant turn is left."""
-    private = private_turns([{"role": t.role, "content": t.text} for t in turns])
+def without_private(turns: Sequence[Turn], learned: Learned | None = None) -> list[Turn]:
+    """``turns`` without the private ones (:func:`private_turns`, ``learned`` included);
+    empty when no user or assistant turn is left."""
+    private = private_turns([{"role": t.role, "content": t.text} for t in turns], learned)
     kept = [t for i, t in enumerate(turns) if i not in private]
     # A system prompt or tool output left alone is no conversation to remember.
     if private and not any(t.role in ("user", "assistant") and t.text.strip() for t in kept):

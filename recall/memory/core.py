@@ -231,6 +231,7 @@ class MemoryCore:
             life: Lifecycle | None = getattr(self, "_life", None)
             if life is None:
                 from ..lifecycle.pipeline import Lifecycle
+                from ..lifecycle.privacy_model import learned_reader
 
                 life = self._life = Lifecycle(
                     self._store,
@@ -238,6 +239,7 @@ class MemoryCore:
                     self.embedder,
                     passage_tokens=self.spec.passage_tokens,
                     on_written=self._indexed,
+                    privacy=learned_reader(self.embedder),
                 )
         return life
 
