@@ -76,7 +76,8 @@ def _patch(mode: str, data: dict[str, Any]) -> None:
     """Replace one reading of recall's with the oracle's (see module docs)."""
     import numpy as np
 
-    from recall.index import asked, hits, now, retriever
+    from recall.index import hits
+    from recall.user import asked, now
     from recall.user.attributes import space_for
 
     parts = set(ALIASES.get(mode, mode).split("+"))
@@ -121,9 +122,8 @@ def _patch(mode: str, data: dict[str, Any]) -> None:
             return uf
 
         asked.user_facts = user_facts  # type: ignore[assignment]
-        retriever.user_facts = user_facts  # type: ignore[attr-defined]
     if "gate" in parts:
-        from recall.index import now_parse
+        from recall.user import now_parse
 
         assertion = now_parse.is_assertion
         now_parse.is_assertion = lambda text: assertion(text) and has(text, values)  # type: ignore[assignment]

@@ -53,9 +53,7 @@ def chatter() -> Rows:
     (recall/user/attributes.tsv, written blind from another brief) that the patterns do not
     read as requests. Without them the model learns "a personal disclosure" rather than "a
     request not to keep it", since the requests it sees mostly guard one."""
-    return [
-        ("keep", e.lang, e.text) for e in examples() if asks_privacy(e.text) is None
-    ]
+    return [("keep", e.lang, e.text) for e in examples() if asks_privacy(e.text) is None]
 
 
 def rates(taken: npt.NDArray[np.bool_], rows: Rows) -> dict[str, Any]:

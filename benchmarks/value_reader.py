@@ -171,7 +171,7 @@ def intrinsic(threshold: float) -> dict[str, Any]:
 def _patched_score(data_path: str, store: str, threshold: float) -> dict[str, Any]:
     import now_bounds
 
-    from recall.index import now
+    from recall.user import now
 
     model, analyzer = _tools()
     reader = Reader(model, analyzer, load()[0])
