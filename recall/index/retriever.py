@@ -117,7 +117,21 @@ class Retriever:
         """The top ``req.top_k`` hits for the request, best first, less those under the
         relevance floor (:mod:`.floor`); ``how``: those of :meth:`ranked`."""
         with span("retrieve"):  # the spans inside are parts of it; the rest is fusion
+            req = self.first_person(req, embedder)
             return self.floored(self.ranked(req, embedder, **how), req)
+
+    def first_person(self, req: RecallRequest, embedder: Embedder) -> RecallRequest:
+        """``req`` as the memory holds the user's words: a question naming the user in the
+        third person ("Which city does Dara live in?", "the user's employer") read in the
+        first (the user model's reading), so that the user's name finds no reply that
+        merely addresses them. What :meth:`ranked` and :meth:`floored` are given."""
+        try:
+            self.sync.ensure(req.user_id)
+            part = self.partitions.get(req.user_id, req.kinds, embedder)
+        except _VECTOR_DOWN:  # ranked() decides what an outage means
+            return req
+        query = self.user.first_person(req.query, part, embedder, self.analyzer)
+        return req if query == req.query else req.model_copy(update={"query": query})
 
     def floored(self, hits: list[Hit], req: RecallRequest) -> list[Hit]:
         """``hits`` (order kept) less those under the relevance floor (:mod:`.floor`)."""

@@ -5,7 +5,7 @@ The model of the user (which attribute a sentence or a question is about, what e
 holds now, the public profile) lives in :mod:`recall.user`, a layer above this one; the
 facade (:class:`recall.memory.Memory`) builds the :class:`~recall.index.retriever.Retriever`
 with :data:`recall.user.USER_READER` (a :class:`UserModel`), as it gives it a store and an
-embedder. The retriever only calls the four functions of :class:`UserModel` and keeps what
+embedder. The retriever only calls the functions of :class:`UserModel` and keeps what
 they derive in the user's cached :class:`~recall.index.partitions.Partition`.
 """
 
@@ -43,7 +43,7 @@ class Asked(NamedTuple):
 
 @dataclass(frozen=True)
 class UserModel:
-    """The reader of the user's own words the retriever is given: four functions (see
+    """The reader of the user's own words the retriever is given: five functions (see
     module docs). Each takes the partition, the embedder and the analyzer the retriever
     holds; what they read is kept in ``part.derived``."""
 
@@ -63,6 +63,11 @@ class UserModel:
     #: The positions of ``records`` (in rank order) in the order a question about the
     #: present wants them (the newest statement of what it asks first): ``(query, records)``.
     present_first: Callable[[str, Sequence[Record]], list[int]]
+    #: ``query`` with the user named in the third person (their name, "the user") read in
+    #: the first, as the memory holds their words: ``(query, part, embedder, analyzer)``.
+    first_person: Callable[[str, Partition, Embedder, Analyzer], str] = (
+        lambda query, _part, _embedder, _analyzer: query
+    )
 
 
 def leading(cand: npt.NDArray[np.intp], current: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:

@@ -124,13 +124,14 @@ class SearchMethods(MemoryCore):
         """:meth:`deep_recall`'s hits for ``query`` (same arguments, or the same built
         request) and the hits the relevance floor removed from the same ranking, each with
         both legs' raw and normalized scores and ranks."""
-        req = self._request(query, options)
+        asked = self._request(query, options)
+        req = self._retriever.first_person(asked, self.embedder())
         weight, method = inputs.fusion_params(None, None, self.settings)
         ranked = self._retriever.ranked(req, self.embedder(), alpha=weight, fusion=method)
         hits = self._retriever.floored(ranked, req)
         kept = {h.id for h in hits}
         return Explained(
-            query=req.query, hits=hits, floored=[h for h in ranked if h.id not in kept]
+            query=asked.query, hits=hits, floored=[h for h in ranked if h.id not in kept]
         )
 
     def handle_tool_call(self, tool_call: Any, *, user_id: str) -> dict[str, Any]:

@@ -26,11 +26,13 @@ from ..models import Profile, RecallRequest, Record
 from ..settings import Settings
 from ..text.analyzer import Analyzer
 from ..text.stance import NOT_NAMES
+from .asker import first_person
 from .attributes import AttributeSpace, space_for
 from .now import UserFacts, facts_of
 from .slots import asks_past
 
 __all__ = [
+    "as_first_person",
     "asked_attribute",
     "current_statements",
     "profile_and_asked",
@@ -45,6 +47,13 @@ USER_EVIDENCE = 0.5
 def user_facts(part: Partition, embedder: Embedder, analyzer: Analyzer) -> UserFacts:
     """The partition's labelled user sentences (built once per partition)."""
     return facts_of(part.derived, part.records, space_for(embedder), analyzer)
+
+
+def as_first_person(query: str, part: Partition, embedder: Embedder, analyzer: Analyzer) -> str:
+    """``query`` with the user named in the third person read in the first
+    (:func:`.asker.first_person`, with the names the partition's memory knows them by)."""
+    names = user_facts(part, embedder, analyzer).user_names if part.records else frozenset()
+    return first_person(query, names)
 
 
 def current_statements(

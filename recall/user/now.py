@@ -207,8 +207,12 @@ def _history(uf: UserFacts, attribute: str) -> list[Fact]:
 _LOCK = threading.Lock()
 _JOINS = frozenset({"of", "de", "&"})
 _SPAN = re.compile(r"[A-Z][\w'&-]*(?:\s+(?:of\s+|de\s+|&\s+)?[A-Z][\w'&-]*)*")
-# Names the assistant calls the user by: "Sorry, Dara." / "Dara, ..." (a vocative).
-_VOCATIVE = re.compile(r"(?:^|[,!?.]\s+|\b(?:hi|hey|thanks|sorry|congrats)\s+)([A-Z][a-z]+)[,.!?]")
+# Names the assistant calls the user by, closing a clause: "I'm sorry, Dara." / "Thanks
+# Kofi!" A word opening a sentence before a comma is as often an interjection ("Ha, of
+# course.", "Congratulations, Gwen!") as a name, so it is not read as one.
+_VOCATIVE = re.compile(
+    r"(?:,\s+|\b(?:[Hh]i|[Hh]ey|[Tt]hanks|[Ss]orry|[Cc]ongrats)\s+)([A-Z][a-z]+)(?=[.!?])"
+)
 
 
 def facts_of(

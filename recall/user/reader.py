@@ -6,7 +6,7 @@ recall.user and never imports it."""
 from __future__ import annotations
 
 from ..index.user_model import UserModel
-from .asked import current_statements, profile_and_asked, user_facts
+from .asked import as_first_person, current_statements, profile_and_asked, user_facts
 from .present import present_first
 
 __all__ = ["USER_READER"]
@@ -18,4 +18,5 @@ USER_READER = UserModel(
     profile=profile_and_asked,
     asked=current_statements,
     present_first=present_first,
+    first_person=as_first_person,
 )

@@ -1,0 +1,57 @@
+"""A question about the user, asked in the third person, searched for in the first.
+
+The memory holds the user's own words ("I finally moved into the flat in Leith") and
+summaries of them; agents ask about the user in the third person: "Which city does Dara
+live in?", "the user's employer", "user current city", "用户的职位". Searched for as it is,
+the user's name is the question's rarest word: it finds every reply that addresses them
+("I'm so sorry, Dara...", "Congratulations, Gwen!"), which then outrank the statement the
+question asks for, and "user" finds every summary ("User: ..."). So before the question is
+scored, what names the user is read as the first person: the names the memory knows them
+by (``user_names`` of :class:`recall.user.now.UserFacts`: those the assistant calls them
+by and the user never says, or gives as their own) and "the user" / "用户". A question
+about someone else ("Which city does Niamh live in?") is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+__all__ = ["first_person"]
+
+# "the user's", "user's", "this user's" -> "my"; "the user" -> "I"; "user ..." at the start
+# of a keyword query ("user current city") -> "my ...". A bare "user" inside a question
+# ("user research methods") is a word of its own, not the person asked about.
+_POSSESSIVE = re.compile(r"\b(?:(?:the|this)\s+)?user['’]s\b", re.IGNORECASE)
+_THE_USER = re.compile(r"\b(?:the|this)\s+user\b", re.IGNORECASE)
+_KEYWORD_HEAD = re.compile(r"^\s*user\b(?!['’])", re.IGNORECASE)
+_ZH_USER = re.compile(r"(?:该|这位|这个)?用户")
+
+
+def _name(name: str) -> re.Pattern[str]:
+    # A CJK name is a run of characters ("周晓雯的"); a Latin one a word ("Dara's").
+    if re.search(r"[\u3400-\u9fff]", name):
+        return re.compile(re.escape(name) + r"(的)?")
+    return re.compile(r"\b" + re.escape(name) + r"(['’]s)?\b")
+
+
+def first_person(query: str, user_names: Iterable[str] = ()) -> str:
+    """``query`` with what names the user (``user_names``, "the user", "用户") read in the
+    first person: "Which city does Dara live in?" -> "Which city does I live in?" (word
+    order stays: the keyword leg drops "I", the models read the rest)."""
+    out = _POSSESSIVE.sub("my", query)
+    out = _THE_USER.sub("I", out)
+    out = _KEYWORD_HEAD.sub("my", out)
+    out = _ZH_USER.sub("我", out)
+    # Longest first: "Wei Ling" before "Wei".
+    for name in sorted({n for n in user_names if n.strip()}, key=len, reverse=True):
+        cjk = bool(re.search(r"[\u3400-\u9fff]", name))
+        out = _name(name).sub(_as_me("我的" if cjk else "my", "我" if cjk else "I"), out)
+    return out
+
+
+def _as_me(mine: str, me: str) -> Callable[[re.Match[str]], str]:
+    def sub(m: re.Match[str]) -> str:
+        return mine if m.group(1) else me  # the possessive ("Dara's", "周晓雯的"), or not
+
+    return sub
