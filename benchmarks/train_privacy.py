@@ -28,6 +28,7 @@ import numpy.typing as npt
 from sklearn.linear_model import LogisticRegression
 
 import recall
+from recall import triggers
 from recall.lifecycle import privacy_model
 from recall.lifecycle.privacy import asks_privacy
 from recall.user.attributes import _columns, _unit, examples
@@ -35,6 +36,7 @@ from recall.user.attributes import _columns, _unit, examples
 #: Inverse regularization strength.
 C = 100.0
 DATA = Path(__file__).resolve().parent / "data" / "privacy"
+VALUES = DATA.parent / "values"
 Rows = list[tuple[str, str, str]]
 
 
@@ -49,11 +51,18 @@ def load(name: str) -> Rows:
 
 
 def chatter() -> Rows:
-    """Everyday messages about the user's life, all to keep: the attribute examples
-    (recall/user/attributes.tsv, written blind from another brief) that the patterns do not
-    read as requests. Without them the model learns "a personal disclosure" rather than "a
-    request not to keep it", since the requests it sees mostly guard one."""
-    return [("keep", e.lang, e.text) for e in examples() if asks_privacy(e.text) is None]
+    """Everyday messages, all to keep, written blind for other purposes: the attribute
+    examples (recall/user/attributes.tsv), the deep-recall trigger examples
+    (recall/triggers.tsv) and the value sentences (benchmarks/data/values), less any the
+    patterns read as a request. Without them the model learns "a personal disclosure"
+    rather than "a request not to keep it", since the requests it sees mostly guard one."""
+    texts = [(e.lang, e.text) for e in examples()]
+    texts += [(lang, text) for _, lang, text in triggers.bank()]
+    for name in ("a", "b", "c"):
+        for line in (VALUES / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            texts.append((row["lang"], row["sentence"]))
+    return [("keep", lang, text) for lang, text in texts if asks_privacy(text) is None]
 
 
 def rates(taken: npt.NDArray[np.bool_], rows: Rows) -> dict[str, Any]:

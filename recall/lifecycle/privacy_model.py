@@ -12,11 +12,15 @@ meaning never mind, plain secrets with no request). A third file by the first wr
 ``frozen.tsv``, never fitted on, measures it (benchmarks/README.md).
 
 It only adds to the patterns: a message they take stays taken. It flags a message only at
-log-odds above :data:`LOGIT`, chosen across writers (fitted on one helper's messages,
-scored on the other's) so that it takes about one look-alike in a hundred: a look-alike
-taken is a memory lost. The weights hold for the model they were fitted with; with any other
-embedder (a test's hash embedder, a custom model) :func:`load_privacy_model` gives None and
-the patterns alone decide.
+log-odds above :data:`LOGIT`: a look-alike taken is a memory lost. The examples to keep
+include everyday messages written for other purposes (the attribute examples, the
+deep-recall trigger examples, the value sentences), without which the model learns "a
+personal disclosure" rather than "a request not to keep it". The threshold was chosen
+across writers (fitted on one helper's messages, scored on the other's) and on LoCoMo's
+conversations, which hold no request: none of their 4,124 turns goes over it (9 went
+over log-odds 5 and cost the memory tiers' LoCoMo benchmark 0.6 points; 1, at 6, 0.4). The weights
+hold for the model they were fitted with; with any other embedder (a test's hash embedder,
+a custom model) :func:`load_privacy_model` gives None and the patterns alone decide.
 """
 
 from __future__ import annotations
@@ -37,9 +41,8 @@ __all__ = ["LOGIT", "PrivacyModel", "SHIPPED", "learned_reader", "load_privacy_m
 
 #: The fitted weights, next to this module.
 SHIPPED = "privacy.npz"
-#: A message asks not to keep when the model's log-odds exceed this (chosen across writers,
-#: see the module docs).
-LOGIT = 4.0
+#: A message asks not to keep when the model's log-odds exceed this (see the module docs).
+LOGIT = 6.5
 
 
 @dataclass(frozen=True)
