@@ -17,10 +17,11 @@ include everyday messages written for other purposes (the attribute examples, th
 deep-recall trigger examples, the value sentences), without which the model learns "a
 personal disclosure" rather than "a request not to keep it". The threshold was chosen
 across writers (fitted on one helper's messages, scored on the other's) and on LoCoMo's
-conversations, which hold no request: none of their 4,124 turns goes over it (9 went
-over log-odds 5 and cost the memory tiers' LoCoMo benchmark 0.6 points; 1, at 6, 0.4). The weights
-hold for the model they were fitted with; with any other embedder (a test's hash embedder,
-a custom model) :func:`load_privacy_model` gives None and the patterns alone decide.
+conversations, which hold no request: none of their 4,124 turns goes over it (9 went over
+log-odds 5 and cost the memory tiers' LoCoMo benchmark 0.6 points; 1, at 6, 0.4). The
+weights hold for the model they were fitted with; with any other embedder (a test's hash
+embedder, a custom model) :func:`load_privacy_model` gives None and the patterns alone
+decide.
 """
 
 from __future__ import annotations
