@@ -17,8 +17,9 @@ include everyday messages written for other purposes (the attribute examples, th
 deep-recall trigger examples, the value sentences), without which the model learns "a
 personal disclosure" rather than "a request not to keep it". The threshold was chosen
 across writers (fitted on one helper's messages, scored on the other's) and on LoCoMo's
-conversations, which hold no request: none of their 4,124 turns goes over it (9 went over
-log-odds 5 and cost the memory tiers' LoCoMo benchmark 0.6 points; 1, at 6, 0.4). The
+conversations, which hold no request: none of their 4,124 turns, as the dataset gives them,
+goes over it (9 went over log-odds 5). The memory tiers' LoCoMo benchmark still loses 0.3
+points with it (0.6 at 5): a look-alike taken is the price of a request found. The
 weights hold for the model they were fitted with; with any other embedder (a test's hash
 embedder, a custom model) :func:`load_privacy_model` gives None and the patterns alone
 decide.
