@@ -117,21 +117,7 @@ class Retriever:
         """The top ``req.top_k`` hits for the request, best first, less those under the
         relevance floor (:mod:`.floor`); ``how``: those of :meth:`ranked`."""
         with span("retrieve"):  # the spans inside are parts of it; the rest is fusion
-            req = self.first_person(req, embedder)
-            return self.floored(self.ranked(req, embedder, **how), req)
-
-    def first_person(self, req: RecallRequest, embedder: Embedder) -> RecallRequest:
-        """``req`` as the memory holds the user's words: a question naming the user in the
-        third person ("Which city does Dara live in?", "the user's employer") read in the
-        first (the user model's reading), so that the user's name finds no reply that
-        merely addresses them. What :meth:`ranked` and :meth:`floored` are given."""
-        try:
-            self.sync.ensure(req.user_id)
-            part = self.partitions.get(req.user_id, req.kinds, embedder)
-        except _VECTOR_DOWN:  # ranked() decides what an outage means
-            return req
-        query = self.user.first_person(req.query, part, embedder, self.analyzer)
-        return req if query == req.query else req.model_copy(update={"query": query})
+            return self.floored(*self.ranked(req, embedder, **how))
 
     def floored(self, hits: list[Hit], req: RecallRequest) -> list[Hit]:
         """``hits`` (order kept) less those under the relevance floor (:mod:`.floor`)."""
@@ -145,21 +131,19 @@ class Retriever:
         alpha: float,
         fusion: Literal["linear", "rrf"],
         allow_degraded: bool = False,
-    ) -> list[Hit]:
+    ) -> tuple[list[Hit], RecallRequest]:
         """The top ``req.top_k`` hits, best first, before the relevance floor: what
-        :meth:`search` returns and what it removed (the inspector shows both)."""
-        degraded = False
-        try:
-            with span("index"):
-                self.sync.ensure(req.user_id)
-                part = self.partitions.get(req.user_id, req.kinds, embedder)
-        except _VECTOR_DOWN:
-            if not allow_degraded:
-                raise
-            degraded = True
-            part = self.partitions.keyword_only(req.user_id, req.kinds)
+        :meth:`search` returns and what it removed (the inspector shows both); and the
+        request as it was scored, which :meth:`floored` takes. A question naming the user
+        in the third person ("Which city does Dara live in?", "the user's employer") is
+        scored in the first (the user model's reading), so that the user's name finds no
+        reply that merely addresses them."""
+        part, degraded = self._partition(req, embedder, allow_degraded)
         if not part.records:
-            return []
+            return [], req
+        if not degraded:  # reading the user's name may embed: not with the vector side down
+            query = self.user.first_person(req.query, part, embedder, self.analyzer)
+            req = req if query == req.query else req.model_copy(update={"query": query})
         pool = self.settings.retrieval.candidate_pool
         hard = window.mask(part, req.since, req.until)
         soft = window.mask(part, *req.prior) if req.prior else None
@@ -199,7 +183,7 @@ class Retriever:
             keep = hard[cand]
             cand, kw, vec = cand[keep], kw[keep], None if vec is None else vec[keep]
         if cand.size == 0:
-            return []
+            return [], req
         vec_leg = vec if vec is not None else np.zeros_like(kw)
         if fusion == "rrf":
             fused = fuse_rrf(kw, vec_leg, alpha, self.settings.retrieval.rrf_k)
@@ -217,7 +201,7 @@ class Retriever:
         # A question about what holds now: of its few best hits, the newest first (unless
         # a model read the attribute: its answer leads).
         newest = 0 if asked is None or asked.settled else self.settings.retrieval.newest_first
-        return ordered(
+        hits = ordered(
             req,
             part.records,
             cand,
@@ -230,6 +214,21 @@ class Retriever:
             newest_first=newest,
             present_first=self.user.present_first,
         )
+        return hits, req
+
+    def _partition(
+        self, req: RecallRequest, embedder: Embedder, allow_degraded: bool
+    ) -> tuple[Partition, bool]:
+        """The user's partition of the request's kinds, and whether it is degraded: keyword
+        only, the vector side being down (raised unless ``allow_degraded``)."""
+        try:
+            with span("index"):
+                self.sync.ensure(req.user_id)
+                return self.partitions.get(req.user_id, req.kinds, embedder), False
+        except _VECTOR_DOWN:
+            if not allow_degraded:
+                raise
+            return self.partitions.keyword_only(req.user_id, req.kinds), True
 
     def _candidates(
         self,

@@ -125,10 +125,9 @@ class SearchMethods(MemoryCore):
         request) and the hits the relevance floor removed from the same ranking, each with
         both legs' raw and normalized scores and ranks."""
         asked = self._request(query, options)
-        req = self._retriever.first_person(asked, self.embedder())
         weight, method = inputs.fusion_params(None, None, self.settings)
-        ranked = self._retriever.ranked(req, self.embedder(), alpha=weight, fusion=method)
-        hits = self._retriever.floored(ranked, req)
+        ranked, scored = self._retriever.ranked(asked, self.embedder(), alpha=weight, fusion=method)
+        hits = self._retriever.floored(ranked, scored)
         kept = {h.id for h in hits}
         return Explained(
             query=asked.query, hits=hits, floored=[h for h in ranked if h.id not in kept]
