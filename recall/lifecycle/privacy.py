@@ -201,26 +201,24 @@ Learned = Callable[[Sequence[str]], list[bool]]
 _SHORT_WORDS = 8
 
 
-def _learned_kinds(
-    messages: Sequence[Mapping[str, Any]], learned: Learned | None
-) -> dict[int, str]:
-    """What ``learned`` adds to the patterns: the user messages they missed that it reads
-    as requests, "back" when short (see :data:`_SHORT_WORDS`), else "this"."""
+def _kinds(messages: Sequence[Mapping[str, Any]], learned: Learned | None) -> dict[int, str | None]:
+    """Each user message's request (:func:`asks_privacy`'s kind, None: none): the patterns',
+    else ``learned``'s reading of what they missed, "back" when short (see
+    :data:`_SHORT_WORDS`), else "this"."""
+    texts = {
+        i: str(m.get("content") or "") for i, m in enumerate(messages) if m.get("role") == "user"
+    }
+    kinds = {i: asks_privacy(text) for i, text in texts.items()}
     if learned is None:
-        return {}
-    missed = [
-        (i, text)
-        for i, m in enumerate(messages)
-        if m.get("role") == "user"
-        and (text := str(m.get("content") or "")).strip()
-        and asks_privacy(text) is None
-    ]
-    out: dict[int, str] = {}
-    for (i, text), asks in zip(missed, learned([t for _, t in missed]), strict=True):
+        return kinds
+    missed = [i for i, kind in kinds.items() if kind is None and texts[i].strip()]
+    for i, asks in zip(missed, learned([texts[i] for i in missed]), strict=True):
         if asks:
-            words = sum(1.0 if w.isascii() else 0.5 for w in _WORD.findall(_clean(text).casefold()))
-            out[i] = "back" if words < _SHORT_WORDS else "this"
-    return out
+            words = sum(
+                1.0 if w.isascii() else 0.5 for w in _WORD.findall(_clean(texts[i]).casefold())
+            )
+            kinds[i] = "back" if words < _SHORT_WORDS else "this"
+    return kinds
 
 
 def private_turns(
@@ -230,7 +228,7 @@ def private_turns(
     that asks for privacy (the patterns', or ``learned``'s reading of the turns they
     missed), the turns after it up to the next user turn and, for a request that points
     back, the previous user turn and the turns between."""
-    read = _learned_kinds(messages, learned)
+    kinds = _kinds(messages, learned)
     out: set[int] = set()
     last_user: int | None = None
     covering = False
@@ -239,7 +237,7 @@ def private_turns(
             if covering:
                 out.add(i)
             continue
-        kind = asks_privacy(str(message.get("content") or "")) or read.get(i)
+        kind = kinds[i]
         covering = kind is not None
         if covering:
             out.add(i)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from ..text import has_cjk
+
 __all__ = ["first_person"]
 
 # "the user's", "user's", "this user's" -> "my"; "the user" -> "I"; "user ..." at the start
@@ -26,13 +28,6 @@ _POSSESSIVE = re.compile(r"\b(?:(?:the|this)\s+)?user['’]s\b", re.IGNORECASE)
 _THE_USER = re.compile(r"\b(?:the|this)\s+user\b", re.IGNORECASE)
 _KEYWORD_HEAD = re.compile(r"^\s*user\b(?!['’])", re.IGNORECASE)
 _ZH_USER = re.compile(r"(?:该|这位|这个)?用户")
-
-
-def _name(name: str) -> re.Pattern[str]:
-    # A CJK name is a run of characters ("周晓雯的"); a Latin one a word ("Dara's").
-    if re.search(r"[\u3400-\u9fff]", name):
-        return re.compile(re.escape(name) + r"(的)?")
-    return re.compile(r"\b" + re.escape(name) + r"(['’]s)?\b")
 
 
 def first_person(query: str, user_names: Iterable[str] = ()) -> str:
@@ -45,8 +40,11 @@ def first_person(query: str, user_names: Iterable[str] = ()) -> str:
     out = _ZH_USER.sub("我", out)
     # Longest first: "Wei Ling" before "Wei".
     for name in sorted({n for n in user_names if n.strip()}, key=len, reverse=True):
-        cjk = bool(re.search(r"[\u3400-\u9fff]", name))
-        out = _name(name).sub(_as_me("我的" if cjk else "my", "我" if cjk else "I"), out)
+        # A CJK name is a run of characters ("周晓雯的"); a Latin one a word ("Dara's").
+        if has_cjk(name):
+            out = re.sub(re.escape(name) + r"(的)?", _as_me("我的", "我"), out)
+        else:
+            out = re.sub(r"\b" + re.escape(name) + r"(['’]s)?\b", _as_me("my", "I"), out)
     return out
 
 
