@@ -258,8 +258,8 @@ class Fact(BaseModel):
     every word that does; ``statement`` the newest sentence the user said of it. ``since`` is
     when it was introduced, ``last_said`` when it was last mentioned; ``superseded_by``
     names the value that replaced it (None: it holds now). ``record_ids`` are the records
-    that state it, oldest first.
-    """
+    that state it, oldest first. ``read_by``: ``words`` (recall's offline reading of the
+    user's sentences) or ``model`` (a configured LLM's, :mod:`recall.lifecycle.extract`)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -271,6 +271,7 @@ class Fact(BaseModel):
     last_said: datetime
     record_ids: list[str]
     superseded_by: str | None = None
+    read_by: Literal["words", "model"] = "words"
 
     @property
     def current(self) -> bool:

@@ -80,15 +80,26 @@ def without_values(text: str, stale: Sequence[str], keep: Sequence[str]) -> str:
 
 def stale_and_current(profile: Profile, asked: str | None) -> tuple[list[str], list[str]]:
     """The values of the ``asked`` attribute that were replaced (as the user wrote them:
-    names, or CJK words), and every value that holds now. Nothing is stale without an
-    asked attribute: a rare word marking an old value of some other attribute is too weak
-    a reason to hide a sentence the input may need."""
-    now = [w for f in profile.now().values() for w in (f.words or [f.value])]
-    if asked is None:
-        return [], now
+    names, or CJK words), and every value a model read that holds now.
+
+    Nothing is stale without an asked attribute (a rare word marking an old value of some
+    other attribute is too weak a reason to hide a sentence the input may need), nor unless
+    a model read the asked attribute (``read_by == "model"``, :mod:`recall.lifecycle.extract`).
+    The offline reading of the user's words is not sure enough to hide what it calls
+    replaced: on timeline_dev and recall's tuning split, hiding by it removed no stale
+    value from any block and hid the current one from 1 of 53 and 3 of 32
+    (benchmarks/README.md). The ``## Now`` section still leads with what it reads."""
+    history = profile.history(asked) if asked is not None else []
+    if not history or history[-1].read_by != "model":
+        return [], []
+    # The model's current values: a word the offline reading calls current (often
+    # chatter) does not keep a sentence the model read as replaced.
+    now = [
+        w for f in profile.now().values() if f.read_by == "model" for w in (f.words or [f.value])
+    ]
     old = [
         w
-        for f in profile.history(asked)
+        for f in history
         if f.superseded_by is not None
         for w in (f.words or [f.value])
         if w not in now and (w[:1].isupper() or has_cjk(w))

@@ -235,8 +235,9 @@ def relevant_memories(
 
     With the user's ``profile`` (:meth:`recall.Memory.profile`) the block leads with a
     ``## Now`` section, what holds now of each attribute, dated (``asked``, the attribute
-    the input asks about, first), and the sentences holding a value that was replaced are
-    left out of the chapters and summaries (they stay in the store and in deep_recall).
+    the input asks about, first); when a model read the asked attribute, the sentences
+    holding a value it replaced are left out of the chapters and summaries (they stay in
+    the store and in deep_recall; :func:`recall.context.current.stale_and_current`).
     ``embedder`` is called only when summaries are ranked (there are some, and room).
     """
     s = settings

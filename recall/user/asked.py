@@ -148,6 +148,7 @@ def profile_of(user_id: str, uf: UserFacts, records: Sequence[Record]) -> Profil
                     last_said=said[-1].at,
                     record_ids=list(dict.fromkeys(records[s.record].id for s in said)),
                     superseded_by=f.superseded_by,
+                    read_by="words" if uf.sentences[f.intro].given is None else "model",
                 )
             )
         if out:

@@ -81,6 +81,7 @@ def test_the_model_adds_then_updates_and_the_profile_reads_its_answers(
         assert [f.value for f in home] == ["Glasgow", "Edinburgh"]
         assert home[0].superseded_by == "Edinburgh" and home[1].superseded_by is None
         assert home[1].since == OCT
+        assert {f.read_by for f in profile.history("home")} == {"model"}
         assert profile.now()["employer"].value == "Kelpie Health"  # the name normalized
         # The second call showed the model the profile its first answer left.
         prompt = endpoint.requests[3]["messages"][0]["content"]
@@ -140,3 +141,7 @@ def test_a_question_about_the_present_gets_the_models_fact_first(
         mem.update_memory(chat("Back in Glasgow for Morven's birthday."), user_id="u1")
         hits = mem.deep_recall("Which city does the user live in?", user_id="u1", top_k=5)
         assert hits[0].current and "Edinburgh" in hits[0].text
+        # The block leads with it and leaves out what the model read as replaced.
+        block = mem.get_relevant_memories("Which city does the user live in?", user_id="u1")
+        assert block.startswith("## Now\n\n- home: Edinburgh")
+        assert "Glasgow" not in block.split("## Short-term")[-1]  # the Now lines aside

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
+import pytest
 
 import recall
 from recall.context.memory_block import relevant_memories
@@ -139,7 +141,10 @@ def test_the_setting_turns_it_off(tmp_path: Path) -> None:
         assert not mem.get_relevant_memories("user gym", user_id="u").startswith("## Now")
 
 
-def test_the_block_leads_with_now_and_leaves_replaced_values_out() -> None:
+@pytest.mark.parametrize("read_by", ["model", "words"])
+def test_the_block_leads_with_now_and_leaves_out_what_a_model_read_as_replaced(
+    read_by: Literal["model", "words"],
+) -> None:
     def fact(value: str, day: int, by: str | None) -> Fact:
         at = T0 + timedelta(days=day)
         return Fact(
@@ -151,6 +156,7 @@ def test_the_block_leads_with_now_and_leaves_replaced_values_out() -> None:
             last_said=at,
             record_ids=[f"r{day}"],
             superseded_by=by,
+            read_by=read_by,
         )
 
     profile = Profile(
@@ -184,9 +190,13 @@ def test_the_block_leads_with_now_and_leaves_replaced_values_out() -> None:
         asked="gym",
     )
     assert block.startswith("## Now\n\n- gym: Summit Club (since 2026-03-31)")
-    assert "Ran past Ironworks" not in block and "trains at Ironworks" not in block
     assert "The weather was grim." in block and "They like rye bread." in block
     assert "unlike Ironworks" in block  # names the current value too
+    # What a model read as replaced is left out (it stays in the store and deep_recall);
+    # recall's own reading of the words is not sure enough to hide anything.
+    hidden = "Ran past Ironworks" not in block and "trains at Ironworks" not in block
+    shown = "Ran past Ironworks" in block and "trains at Ironworks" in block
+    assert hidden if read_by == "model" else shown
 
 
 def test_newest_first_moves_statements_only_and_keeps_the_set() -> None:
