@@ -1,7 +1,6 @@
 """A learned "former value" reader for "what is true now": tried, measured, not shipped.
 
     .venv/bin/python benchmarks/train_former.py                     # across writers
-    .venv/bin/python benchmarks/train_former.py --values            # the value-level data
     .venv/bin/python benchmarks/train_former.py --data ../shared/datasets/timeline_dev/users.json \
         --store DIR [--logit 0] [--newest-first 10] [--out FILE.json]
 
@@ -23,13 +22,7 @@ in the default spec's multilingual model, ``former`` against the rest:
   read as former);
 - with ``--data``: fitted on both, the user's own turns read above ``--logit`` put after
   the other statements of the newest-first window (``--newest-first`` hits), and the set's
-  current questions scored as ``benchmarks/now_bounds.py`` scores them;
-- with ``--values``: the value-level data instead (``c.tsv``, ``d.tsv``, written from
-  ``BRIEF_VALUES.md`` by two more writers: a message, ONE thing it names, and whether that
-  thing is the user's ``now``, ``former`` or ``other``; most messages come twice, once per
-  thing). The reader sees the message with the thing replaced by "X"; printed across
-  writers: each label read as former, and of the messages naming a former and a current
-  thing, how often the former one scores higher.
+  current questions scored as ``benchmarks/now_bounds.py`` scores them.
 """
 
 from __future__ import annotations
@@ -62,45 +55,6 @@ def load(name: str) -> Rows:
         if len(parts) == 3 and parts[0] in LABELS:
             rows.append((parts[0], parts[1], parts[2]))
     return rows
-
-
-def load_values(name: str) -> list[tuple[str, str, str, str]]:
-    """``label, lang, thing, message`` rows of one value-level file."""
-    rows = []
-    for line in (DATA / f"{name}.tsv").read_text(encoding="utf-8").splitlines():
-        parts = line.split("\t")
-        if len(parts) == 4 and parts[0] in LABELS and parts[2] in parts[3]:
-            rows.append((parts[0], parts[1], parts[2], parts[3]))
-    return rows
-
-
-def values_across(model: Any) -> dict[str, Any]:
-    """The value-level reading, fitted on one writer and scored on the other."""
-    sets = {name: load_values(name) for name in ("c", "d")}
-    vec = {
-        name: _unit(model.embed_documents([m.replace(t, "X") for _, _, t, m in rows]))
-        for name, rows in sets.items()
-    }
-    out: dict[str, Any] = {}
-    for train, test in (("c", "d"), ("d", "c")):
-        y = np.array([r[0] == "former" for r in sets[train]])
-        m = LogisticRegression(C=C, max_iter=5_000).fit(vec[train].astype(np.float64), y)
-        z = m.decision_function(vec[test].astype(np.float64))
-        read = {
-            label: round(100 * float((z[[r[0] == label for r in sets[test]]] > 0).mean()), 1)
-            for label in LABELS
-        }
-        by: dict[str, dict[str, float]] = {}
-        for r, score in zip(sets[test], z, strict=True):
-            by.setdefault(r[3], {})[r[0]] = float(score)
-        pairs = [v for v in by.values() if "former" in v and "now" in v]
-        ordered = sum(v["former"] > v["now"] for v in pairs)
-        out[f"{train}->{test}"] = {"read_as_former": read, "pairs": [ordered, len(pairs)]}
-        print(
-            f"  values, fitted on {train}, scored on {test}: read as former {read}; "
-            f"former above now in {ordered} of {len(pairs)} messages naming both"
-        )
-    return out
 
 
 def rates(taken: npt.NDArray[np.bool_], rows: Rows) -> dict[str, list[int]]:
@@ -167,16 +121,10 @@ def main() -> None:
     ap.add_argument("--store", help="a folder holding the set already written (else a temp one)")
     ap.add_argument("--logit", type=float, default=0.0)
     ap.add_argument("--newest-first", type=int, default=10)
-    ap.add_argument("--values", action="store_true", help="the value-level data (c, d)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d, recall.open(d) as mem:
         model = _columns(mem.embedder())[0]
-    if args.values:
-        result = {"values": values_across(model), "model": model.id}
-        if args.out:
-            args.out.write_text(json.dumps(result, indent=2) + "\n")
-        return
     sets = {"a": load("a"), "b": load("b")}
     vec = {
         name: _unit(model.embed_documents([r[2] for r in rows])).astype(np.float64)
