@@ -109,10 +109,14 @@ def stale_and_current(profile: Profile, asked: str | None) -> tuple[list[str], l
 
 def now_section(profile: Profile, asked: str | None, zh: bool) -> str:
     """``## Now``: one dated line per attribute the user stated, what holds now (the asked
-    attribute first, then the most recently changed); "" when nothing is known."""
-    facts = sorted(
-        profile.now().values(), key=lambda f: (f.attribute != asked, -f.since.timestamp())
-    )
+    attribute first, then the most recently changed); "" when nothing is known. Once a
+    configured model read the user, its facts alone: it is asked what every conversation
+    changes, so an attribute it never named is the offline reading's guess (often chatter:
+    "back in <old city> for a birthday" read as volunteering)."""
+    now = list(profile.now().values())
+    if any(f.read_by == "model" for f in now):
+        now = [f for f in now if f.read_by == "model"]
+    facts = sorted(now, key=lambda f: (f.attribute != asked, -f.since.timestamp()))
     if not facts:
         return ""
     since = "起" if zh else "since"

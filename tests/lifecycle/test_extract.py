@@ -143,5 +143,5 @@ def test_a_question_about_the_present_gets_the_models_fact_first(
         assert hits[0].current and "Edinburgh" in hits[0].text
         # The block leads with it and leaves out what the model read as replaced.
         block = mem.get_relevant_memories("Which city does the user live in?", user_id="u1")
-        assert block.startswith("## Now\n\n- home: Edinburgh")
-        assert "Glasgow" not in block.split("## Short-term")[-1]  # the Now lines aside
+        assert block.startswith("## Now\n\n- home: Edinburgh (since 2026-10-01)")
+        assert "Glasgow" not in block  # neither a sentence nor the offline reading's guess
