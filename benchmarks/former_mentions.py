@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import tempfile
 from collections import Counter
@@ -132,37 +131,32 @@ def end_to_end(data: str, store: str, window: int) -> dict[str, Any]:
 
     from recall.index import hits
 
+    states = hits._states  # type: ignore[attr-defined]
     rows = load("c") + load("d")
     dv = DictVectorizer()
     m = LogisticRegression(max_iter=5_000).fit(
         dv.fit_transform([context(m_, t) for _, _, t, m_ in rows]),
         [r[0] == "former" for r in rows],
     )
-    states = hits._states  # type: ignore[attr-defined]
 
-    def newest_asserted(order: Any, head: Any) -> Any:
-        depth = len(head)
-        places = [k for k, r in enumerate(head) if states(r)]
-        own = [
-            k for k in places if head[k].kind == "turn" and head[k].metadata.get("role") == "user"
-        ]
-        said = {k: _words(head[k].text) for k in own}
-        shared = Counter(w.lower() for k in own for w in said[k])
-        past = {}
-        for k in own:
-            things = [w for w in said[k] if shared[w.lower()] >= 2]
-            if things:
-                z = m.decision_function(dv.transform([context(head[k].text, w) for w in things]))
-            past[k] = bool(things) and bool((z > 0).all())
-        newest = sorted(places, key=lambda k: (past.get(k, False), -head[k].created_at.timestamp()))
-        out = [int(j) for j in order[:depth]]
-        for k, src in zip(places, newest, strict=True):
-            out[k] = int(order[src])
-        return np.concatenate([np.array(out, dtype=np.intp), order[depth:]]).astype(np.intp)
+    def past(head: Any) -> list[bool]:
+        # The user's own statements of the window (plans, questions keep their places).
+        own = [r.kind == "turn" and r.metadata.get("role") == "user" and states(r) for r in head]
+        said = [_words(r.text) if mine else set() for r, mine in zip(head, own, strict=True)]
+        shared = Counter(w.lower() for words in said for w in words)
+        out = []
+        for r, words in zip(head, said, strict=True):
+            things = [w for w in words if shared[w.lower()] >= 2]
+            z = (
+                m.decision_function(dv.transform([context(r.text, w) for w in things]))
+                if things
+                else None
+            )
+            out.append(z is not None and bool((z > 0).all()))
+        return out
 
-    hits.newest_asserted = newest_asserted  # type: ignore[assignment]
-    os.environ["RECALL_NEWEST_FIRST"] = str(window)
-    return now_bounds.score("main", json.loads(Path(data).read_text(encoding="utf-8")), Path(store))
+    now_bounds.past_last(past)
+    return now_bounds.score_window(data, store, window)
 
 
 def main() -> None:

@@ -36,9 +36,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -74,9 +76,7 @@ def ingest(data: dict[str, Any], store: Path) -> None:
 
 def _patch(mode: str, data: dict[str, Any]) -> None:
     """Replace one reading of recall's with the oracle's (see module docs)."""
-    import numpy as np
 
-    from recall.index import hits
     from recall.user import asked, now
     from recall.user.attributes import space_for
 
@@ -128,22 +128,40 @@ def _patch(mode: str, data: dict[str, Any]) -> None:
         assertion = now_parse.is_assertion
         now_parse.is_assertion = lambda text: assertion(text) and has(text, values)  # type: ignore[assignment]
     if "retro" in parts:
-        states = hits._states  # type: ignore[attr-defined]
+        # A sentence holding only a stale value: a perfect reader of "speaks of the past".
+        past_last(lambda head: [has(r.text, stale) and not has(r.text, current) for r in head])
 
-        def newest_asserted(order: Any, head: Any) -> Any:
-            depth = len(head)
-            places = [k for k, r in enumerate(head) if states(r)]
 
-            def retro(k: int) -> bool:
-                return has(head[k].text, stale) and not has(head[k].text, current)
+def past_last(past: Callable[[Sequence[Any]], Sequence[bool]]) -> None:
+    """Replace recall's newest-first re-ordering (``recall.index.hits.newest_asserted``)
+    by one where the statements ``past(head)`` marks (one flag per record of the window)
+    go after the other statements, newest first too; plans, wishes and questions keep
+    their places as before. Used by the retro oracle and by the readers that try to learn
+    it (``train_former.py``, ``former_mentions.py``)."""
+    import numpy as np
 
-            newest = sorted(places, key=lambda k: (retro(k), -head[k].created_at.timestamp()))
-            out = [int(j) for j in order[:depth]]
-            for k, src in zip(places, newest, strict=True):
-                out[k] = int(order[src])
-            return np.concatenate([np.array(out, dtype=np.intp), order[depth:]]).astype(np.intp)
+    from recall.index import hits
 
-        hits.newest_asserted = newest_asserted
+    states = hits._states  # type: ignore[attr-defined]
+
+    def newest_asserted(order: Any, head: Any) -> Any:
+        depth = len(head)
+        places = [k for k, r in enumerate(head) if states(r)]
+        was = past(head)
+        newest = sorted(places, key=lambda k: (was[k], -head[k].created_at.timestamp()))
+        out = [int(j) for j in order[:depth]]
+        for k, src in zip(places, newest, strict=True):
+            out[k] = int(order[src])
+        return np.concatenate([np.array(out, dtype=np.intp), order[depth:]]).astype(np.intp)
+
+    hits.newest_asserted = newest_asserted  # type: ignore[assignment]
+
+
+def score_window(data: str, store: str, window: int) -> dict[str, float]:
+    """:func:`score` of ``data``'s current questions (recall's reading, whatever is
+    patched in) with a newest-first window of ``window`` hits."""
+    os.environ["RECALL_NEWEST_FIRST"] = str(window)
+    return score("main", json.loads(Path(data).read_text(encoding="utf-8")), Path(store))
 
 
 def score(mode: str, data: dict[str, Any], store: Path) -> dict[str, float]:

@@ -88,31 +88,14 @@ def _patched_score(
 ) -> dict[str, Any]:
     import now_bounds
 
-    from recall.index import hits
-
-    states = hits._states  # type: ignore[attr-defined]
-
     def former(r: recall.Record) -> bool:
         if r.kind != "turn" or r.metadata.get("role") != "user":
             return False
         v = _unit(model.embed_documents([r.text])).astype(np.float64)
         return bool(m.decision_function(v)[0] > logit)
 
-    def newest_asserted(order: Any, head: Any) -> Any:
-        depth = len(head)
-        places = [k for k, r in enumerate(head) if states(r)]
-        was = {k: former(head[k]) for k in places}
-        newest = sorted(places, key=lambda k: (was[k], -head[k].created_at.timestamp()))
-        out = [int(j) for j in order[:depth]]
-        for k, src in zip(places, newest, strict=True):
-            out[k] = int(order[src])
-        return np.concatenate([np.array(out, dtype=np.intp), order[depth:]]).astype(np.intp)
-
-    hits.newest_asserted = newest_asserted  # type: ignore[assignment]
-    import os
-
-    os.environ["RECALL_NEWEST_FIRST"] = str(window)
-    return now_bounds.score("main", json.loads(Path(data).read_text(encoding="utf-8")), Path(store))
+    now_bounds.past_last(lambda head: [former(r) for r in head])
+    return now_bounds.score_window(data, store, window)
 
 
 def main() -> None:
