@@ -18,6 +18,7 @@ then every question asked with ``deep_recall(q, top_k=10)`` and
 - current_top1: the best hit holding a current or stale value holds the current one;
   current_in10; stale_above (the best value hit holds only a stale value);
 - block_current / block_stale: the memory block holds the current / a stale value;
+  block_stale_first: a stale value comes before every current one in the block;
 - history_in10: the older value asked about is in the top 10;
 - absent_empty: an absent question gets no hit at all;
 - decoy_above: the best hit holding a current or decoy value holds only a decoy (a
@@ -47,6 +48,22 @@ import recall
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "timeline_own"
+
+
+def position(text: str, values: list[str]) -> int | None:
+    """Where the first of ``values`` starts in ``text`` (matched as :func:`has`), or None."""
+    t, found = (text or "").lower(), []
+    for v in (v.lower() for v in values):
+        if v[:1].isascii() and v[:1].isalnum():
+            m = re.search(r"(?<![0-9a-z])" + re.escape(v), t)
+            found += [m.start()] if m else []
+        elif v in t:
+            found.append(t.index(v))
+    return min(found, default=None)
+
+
+def _before(stale: int | None, current: int | None) -> bool:
+    return stale is not None and (current is None or stale < current)
 
 
 def has(text: str, values: list[str]) -> bool:
@@ -91,6 +108,7 @@ def score_user(mem: recall.Memory, u: dict, rows: list[dict]) -> set[str]:
                 "stale_above": i_any is not None and i_any != i_cur,
                 "block_current": has(block, cur),
                 "block_stale": has(block, stale),
+                "block_stale_first": _before(position(block, stale), position(block, cur)),
                 "profile_current": any(
                     has(f.value, cur) or has(f.statement, cur) for f in now.values()
                 ),
@@ -151,6 +169,7 @@ def main() -> None:
         "stale_above": pct([r["stale_above"] for r in cur]),
         "block_current": pct([r["block_current"] for r in cur]),
         "block_stale": pct([r["block_stale"] for r in cur]),
+        "block_stale_first": pct([r["block_stale_first"] for r in cur]),
         "profile_current": pct([r["profile_current"] for r in cur]),
         "decoy_above": pct([r["decoy_above"] for r in cur if "decoy_above" in r]),
         "decoy_profile": pct([r["decoy_profile"] for r in cur if "decoy_profile" in r]),

@@ -189,7 +189,13 @@ def test_the_block_leads_with_now_and_leaves_out_what_a_model_read_as_replaced(
         profile=profile,
         asked="gym",
     )
-    assert block.startswith("## Now\n\n- gym: Summit Club (since 2026-03-31)")
+    # A model's fact names its value; recall's own reading of the words gives what the user
+    # said last of the attribute, dated, and names no value of its own.
+    lead = {
+        "model": "## Now\n\n- gym: Summit Club (since 2026-03-31) — the membership at Summit Club",
+        "words": "## Now\n\n- gym (2026-03-31): the membership at Summit Club",
+    }
+    assert block.startswith(lead[read_by])
     assert "The weather was grim." in block and "They like rye bread." in block
     assert "unlike Ironworks" in block  # names the current value too
     # What a model read as replaced is left out (it stays in the store and deep_recall);
