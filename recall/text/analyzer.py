@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from .tokenize import BASE_TOKENIZER, token_tuple
 
-__all__ = ["Analyzer"]
+__all__ = ["Analyzer", "is_stopword"]
 
 
 @lru_cache(maxsize=1)
@@ -19,6 +19,11 @@ def _stopwords() -> frozenset[str]:
     from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN_PLUS
 
     return frozenset(STOPWORDS_EN_PLUS) | frozenset(STOPWORDS_CHINESE)
+
+
+def is_stopword(word: str) -> bool:
+    """Whether ``word`` (any case) is an English or Chinese function word the analyzer drops."""
+    return word.casefold() in _stopwords()
 
 
 _stemmer_lock = threading.Lock()

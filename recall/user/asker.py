@@ -9,7 +9,10 @@ question asks for, and "user" finds every summary ("User: ..."). So before the q
 scored, what names the user is read as the first person: the names the memory knows them
 by (``user_names`` of :class:`recall.user.now.UserFacts`: those the assistant calls them
 by and the user never says, or gives as their own) and "the user" / "用户". A question
-about someone else ("Which city does Niamh live in?") is left as it is.
+about someone else ("Which city does Niamh live in?") is left as it is. A query written
+all in lower case ("where does dara work", as agents and people type) has its names in
+lower case too: there the user's name is matched in any case, unless it is also a function
+word ("Will", "May").
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from ..text import has_cjk
+from ..text.analyzer import is_stopword
 
 __all__ = ["first_person"]
 
@@ -38,13 +42,16 @@ def first_person(query: str, user_names: Iterable[str] = ()) -> str:
     out = _THE_USER.sub("I", out)
     out = _KEYWORD_HEAD.sub("my", out)
     out = _ZH_USER.sub("我", out)
+    lower = query == query.lower()  # no capital anywhere: names are typed in lower case too
     # Longest first: "Wei Ling" before "Wei".
     for name in sorted({n for n in user_names if n.strip()}, key=len, reverse=True):
         # A CJK name is a run of characters ("周晓雯的"); a Latin one a word ("Dara's").
         if has_cjk(name):
             out = re.sub(re.escape(name) + r"(的)?", _as_me("我的", "我"), out)
         else:
-            out = re.sub(r"\b" + re.escape(name) + r"(['’]s)?\b", _as_me("my", "I"), out)
+            fold = re.IGNORECASE if lower and not is_stopword(name) else 0
+            pattern = r"\b" + re.escape(name) + r"(['’]s)?\b"
+            out = re.sub(pattern, _as_me("my", "I"), out, flags=fold)
     return out
 
 

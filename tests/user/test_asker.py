@@ -14,6 +14,7 @@ from recall.index.own import adapt_embedder
 from recall.models import Record
 from recall.testing import HashEmbedder
 from recall.text.analyzer import Analyzer
+from recall.user.asked import asked_attribute
 from recall.user.asker import first_person
 from recall.user.attributes import AttributeSpace, Example
 from recall.user.now import facts_of
@@ -43,6 +44,24 @@ BANK = (
 )
 def test_the_user_named_in_the_third_person_reads_as_the_first(query: str, expected: str) -> None:
     assert first_person(query, ["Dara", "周晓雯"]) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        # Typed all in lower case, as agents and people often do: the name is too.
+        ("where does dara work", "where does I work"),
+        ("dara's employer", "my employer"),
+        ("which city does niamh live in", "which city does niamh live in"),
+        # A name that is also a function word is only the name when written as one.
+        ("what will will do next", "what will will do next"),
+        ("Where will Will live?", "Where will I live?"),
+        # One capital anywhere: the asker writes names with theirs, so lower case is a word.
+        ("Where does dara work?", "Where does dara work?"),
+    ],
+)
+def test_an_all_lowercase_query_names_the_user_in_lower_case(query: str, expected: str) -> None:
+    assert first_person(query, ["Dara", "Will"]) == expected
 
 
 def test_without_names_only_the_user_is_rewritten() -> None:
@@ -99,3 +118,24 @@ def test_a_question_naming_the_user_finds_their_words_not_replies_to_them(
         monkeypatch.setattr(mem._retriever, "user", as_is)
         asked_as_is = mem.deep_recall("Where does Dara live?", user_id="u1", top_k=5)
         assert asked_as_is[0].text == "Have fun, Dara!", [h.text for h in asked_as_is]
+
+
+def test_a_lowercase_question_about_someone_else_asks_nothing_of_the_user() -> None:
+    said = ["I live in a flat by the sea in Leith.", "My friend Niamh lives in Portobello now."]
+    records = [
+        Record(
+            id=f"u{i}",
+            user_id="u",
+            kind="turn",
+            text=text,
+            created_at=datetime(2026, 3, 1 + i, tzinfo=UTC),
+            tokens=len(text.split()),
+            metadata={"role": "user"},
+        )
+        for i, text in enumerate(said)
+    ]
+    space = AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK)
+    uf = facts_of({}, records, space, Analyzer(stem=True, stopwords=True))
+    assert "Niamh" in uf.other_names
+    assert asked_attribute("where does niamh live", uf, space) is None
+    assert asked_attribute("Where does Niamh live?", uf, space) is None
