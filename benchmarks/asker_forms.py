@@ -10,9 +10,10 @@ oldest first, into ``--store`` when it is empty, or a temporary folder; a ``--st
 holds the set already is only read). Then every ``current`` question is asked in each form
 with ``deep_recall(q, top_k=10)``, scored as the shared scorer scores it: current_top1 (the
 best hit holding a current or stale value holds the current one) and current_in10. The
-keyword form drops the function words of an English question ("Where does Dara work
-now?" -> "Dara work", "Who's my landlord?" -> "Who's my landlord"); Chinese questions have no keyword form here. A form recall reads
-as well as the question as written loses nothing.
+keyword form drops the function words of an English question and keeps the person
+("Where does Dara work now?" -> "Dara work", "Who's my landlord?" -> "Who's my
+landlord"); Chinese questions have no keyword form here. A form recall reads as well as
+the question as written loses nothing.
 """
 
 from __future__ import annotations
