@@ -2,8 +2,9 @@
 
 Pure and offline: ``resolve(query, now)`` reads English and Chinese expressions
 ("yesterday", "a few days ago", "last week", "in March", "last summer", "two months ago",
-"昨天", "前几天", "上周", "上个月", "去年夏天", ...) and returns the window they name, in
-``now``'s time zone (UTC when ``now`` is naive), or None when the query names no time.
+"half a year ago", "昨天", "前几天", "上周", "上个月", "半年前", "去年夏天", ...) and
+returns the window they name, in ``now``'s time zone (UTC when ``now`` is naive), or None
+when the query names no time.
 Several expressions give the window that covers them all.
 
 Calendar words mean calendar periods: "last week" is Monday to Sunday of the previous
@@ -186,7 +187,10 @@ def _en(pattern: str) -> re.Pattern[str]:
 
 
 _RULES: list[Rule] = [
-    # English.
+    # English. "Half a year ago" first: a rule's words are not read again by a later one
+    # ("a year ago").
+    (_en(r"\bhalf a year (?:ago|back|earlier)\b"), lambda _m, now: _months_back(now, 6)),
+    (_en(r"\bhalf a month (?:ago|back|earlier)\b"), lambda _m, now: _days(now, 20, 10)),
     (_en(r"\bthe day before yesterday\b"), lambda _m, now: _days(now, 2, 2)),
     (_en(r"\b(?:yesterday|last night)\b"), lambda _m, now: _days(now, 1, 1)),
     (_en(r"\b(?:today|this morning|this afternoon|tonight|earlier today)\b"),
@@ -250,6 +254,8 @@ _RULES: list[Rule] = [
     (re.compile(r"(?:这|本)个?月"), lambda _m, now: _months_back(now, 0)),
     (re.compile(r"([\d一两二三四五六七八九十]{1,3})个(?:多)?月(?:前|以前|之前)"),
      lambda m, now: _months_back(now, _zh_number(m.group(1)))),
+    (re.compile(r"半年(?:前|以前|之前)"), lambda _m, now: _months_back(now, 6)),
+    (re.compile(r"半个月(?:前|以前|之前)"), lambda _m, now: _days(now, 20, 10)),
     (re.compile(r"几个月(?:前|以前|之前)"),
      lambda _m, now: (_months_back(now, 5)[0], _months_back(now, 1)[1])),
     (re.compile(r"(去年|今年|前年)?([春夏秋冬])(?:天|季)"),
