@@ -4,6 +4,7 @@ last step)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Literal
 
 import numpy as np
@@ -64,13 +65,19 @@ def _states(r: Record) -> bool:
     return any(asserted_sentences(line) for line in _said(r))
 
 
-def newest_asserted(order: npt.NDArray[np.intp], head: Sequence[Record]) -> npt.NDArray[np.intp]:
+def newest_asserted(
+    order: npt.NDArray[np.intp],
+    head: Sequence[Record],
+    since: Sequence[datetime | None] | None = None,
+) -> npt.NDArray[np.intp]:
     """``order`` with the statements among its first ``len(head)`` (``head``: their
     records) re-ordered newest first, in the places statements held; the rest (plans,
-    wishes, questions) keep theirs."""
+    wishes, questions) keep theirs. ``since``: for each of ``head``, the day to order it
+    by instead of the day it was said (None: that day)."""
     depth = len(head)
     places = [k for k, r in enumerate(head) if _states(r)]
-    newest = sorted(places, key=lambda k: -head[k].created_at.timestamp())
+    when = [s or r.created_at for r, s in zip(head, since or [None] * depth, strict=True)]
+    newest = sorted(places, key=lambda k: -when[k].timestamp())
     out = [int(j) for j in order[:depth]]
     for k, src in zip(places, newest, strict=True):
         out[k] = int(order[src])
@@ -111,6 +118,7 @@ def ordered(
     *,
     newest_first: int = 0,
     present_first: Callable[[str, Sequence[Record]], list[int]] | None = None,
+    named_since: Callable[[Sequence[Record]], list[datetime | None]] | None = None,
 ) -> list[Hit]:
     """The top ``req.top_k`` hits: the current statements (``front``, positions in
     ``cand``) lead, newest first (recall.user.asked); the rest keep the fused order
@@ -123,7 +131,10 @@ def ordered(
     re-ordered newest said first. What a user said last about a thing is likelier what
     holds than the older statement that ranked above it, and the set of hits is kept, so
     recall at that depth does not move; only its order does. A plan, a wish or a question
-    keeps its place: it changes nothing that holds. Else, with no current statement,
+    keeps its place: it changes nothing that holds. ``named_since`` (the user model's, None:
+    none) dates a hit by the newest thing it names, as the user first said it
+    (:mod:`recall.user.novelty`): chatter about a former value said after the change goes
+    under the statement of the new one. Else, with no current statement,
     ``present_first`` (the user model's, None: none) re-orders the hits of a question
     about the present."""
     vec_leg = vec if vec is not None else np.zeros_like(kw)
@@ -143,7 +154,8 @@ def ordered(
     before = order
     if newest_first > 1:
         movable = [records[int(c)] for c in cand[order[:newest_first]]]
-        order = newest_asserted(order, movable)
+        since = named_since(movable) if named_since is not None else None
+        order = newest_asserted(order, movable, since)
     elif not front.size and present_first is not None:
         # A question about the present: the newest statement of its slot
         # (recall.user.present, given by the retriever's user model).

@@ -213,6 +213,7 @@ class Retriever:
             degraded,
             newest_first=newest,
             present_first=self.user.present_first,
+            named_since=lambda head: self.user.named_since(part, embedder, self.analyzer, head),
         )
         return hits, req
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import NamedTuple
 
 import numpy as np
@@ -43,7 +44,7 @@ class Asked(NamedTuple):
 
 @dataclass(frozen=True)
 class UserModel:
-    """The reader of the user's own words the retriever is given: five functions (see
+    """The reader of the user's own words the retriever is given: six functions (see
     module docs). Each takes the partition, the embedder and the analyzer the retriever
     holds; what they read is kept in ``part.derived``."""
 
@@ -68,6 +69,12 @@ class UserModel:
     first_person: Callable[[str, Partition, Embedder, Analyzer], str] = (
         lambda query, _part, _embedder, _analyzer: query
     )
+    #: For each of the records a question about the present re-orders, the day the user
+    #: first said the newest thing it names (None: the day it was said):
+    #: ``(part, embedder, analyzer, records)``.
+    named_since: Callable[
+        [Partition, Embedder, Analyzer, Sequence[Record]], list[datetime | None]
+    ] = lambda _part, _embedder, _analyzer, records: [None] * len(records)
 
 
 def leading(cand: npt.NDArray[np.intp], current: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:

@@ -124,12 +124,12 @@ class RetrievalSettings(_Group):
         "statements of what the asked attribute holds now first (recall.user.now).",
     )
     newest_first: int = Field(
-        5,
+        10,
         ge=0,
         le=50,
         description="A question about what holds now for the user (an attribute, any asker): "
-        "its first N hits are re-ordered newest first (the set is kept). 0 keeps the fused "
-        "order.",
+        "its first N hits are re-ordered newest first (the set is kept), each dated by the "
+        "newest thing it names as the user first said it. 0 keeps the fused order.",
     )
     neighbour_weight: float = Field(
         0.5,

@@ -16,7 +16,8 @@ A map of the package:
   labelled by attribute, the values each attribute held, which holds now), :mod:`.asked`
   (which attribute a question asks, its current statements, the public
   :class:`~recall.models.Profile`), :mod:`.asker` (a question naming the user in the
-  third person, searched for in the first), :mod:`.reader` (:data:`USER_READER`, what
+  third person, searched for in the first), :mod:`.novelty` (a hit dated by the newest
+  thing it names, as the user first said it), :mod:`.reader` (:data:`USER_READER`, what
   the retriever calls).
 - **The older cue-word reading**: :mod:`.slots` and :mod:`.slot_cues` (ten slots by cue
   words, a question about the present or the past), :mod:`.superseded` (which texts a newer

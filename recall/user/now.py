@@ -115,6 +115,16 @@ class UserFacts:
         return Counter(t for s in self.sentences for t in s.tokens)
 
     @cached_property
+    def first_said(self) -> dict[str, datetime]:
+        """When the user first said each word (a keyword token) in their own sentences."""
+        out: dict[str, datetime] = {}
+        for s in self.sentences:
+            for t in s.tokens:
+                if t not in out or s.at < out[t]:
+                    out[t] = s.at
+        return out
+
+    @cached_property
     def attribute_array(self) -> npt.NDArray[np.object_]:
         """Each sentence's attribute (None: none), as an array to compare at once."""
         return np.array([s.attribute for s in self.sentences], dtype=object)

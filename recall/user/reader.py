@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..index.user_model import UserModel
 from .asked import as_first_person, current_statements, profile_and_asked, user_facts
+from .novelty import named_since
 from .present import present_first
 
 __all__ = ["USER_READER"]
@@ -19,4 +20,5 @@ USER_READER = UserModel(
     asked=current_statements,
     present_first=present_first,
     first_person=as_first_person,
+    named_since=named_since,
 )

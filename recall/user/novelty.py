@@ -1,0 +1,88 @@
+"""How new is what a hit talks about: the day the user first said the newest thing it names.
+
+A question about the user's present re-orders its first hits newest first
+(:func:`recall.index.hits.newest_asserted`). By the day a hit was said, chatter about a
+former value outranks the statement of the new one: "<old landlord> still hasn't returned
+my deposit" (October) comes before "New landlady, <new landlady>, left a welcome card"
+(September). What holds now is the value introduced last, not the one mentioned last
+(:mod:`.now`). So each hit is dated by the things it names that another of the first hits
+names too (the competing values: a thing named once is more likely an aside), at the day
+the user first said the newest of them; a hit naming none of them keeps its own day.
+
+Things are names: capitalized words not opening a sentence (:func:`recall.text.stance.names_in`)
+and, in Chinese, the words jieba tags as proper nouns (people, places, organisations, other
+proper names) or writes in Latin letters. The day a thing was first said is read from the
+user's own sentences (:class:`.now.UserFacts`), by the keyword analyzer's tokens. No word
+list: measured in benchmarks/README.md ("the newest thing a hit names").
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from functools import lru_cache
+
+from ..index.embed import Embedder
+from ..index.partitions import Partition
+from ..models import Record
+from ..text import has_cjk
+from ..text.analyzer import Analyzer
+from ..text.stance import names_in
+from .asked import user_facts
+
+__all__ = ["named_since", "things_named"]
+
+#: Hits among the re-ordered ones that must name a thing for it to date them.
+SHARED = 2
+#: jieba's part-of-speech tags of proper nouns (person, place, organisation, other), and
+#: of a word written in Latin letters inside Chinese text ("JAX", "BIXI").
+_PROPER = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "eng"})
+
+_lock = threading.Lock()
+_tag: Callable[[str], list[tuple[str, str]]] | None = None
+
+
+def _tagger() -> Callable[[str], list[tuple[str, str]]]:
+    # jieba's tagger loads its model on first use; once, quietly, under a lock.
+    global _tag
+    if _tag is None:
+        with _lock:
+            if _tag is None:
+                import jieba
+                import jieba.posseg
+
+                jieba.setLogLevel(logging.WARNING)
+                _tag = lambda text: [(p.word, p.flag) for p in jieba.posseg.lcut(text)]  # noqa: E731
+    return _tag
+
+
+# A stored exchange's speaker labels ("User: ...", "Assistant: ...") name nobody.
+_LABEL = re.compile(r"^\s*(?:User|Assistant|AI|用户|助手)\s*[:：]", re.MULTILINE)
+
+
+@lru_cache(maxsize=16_384)
+def things_named(text: str) -> frozenset[str]:
+    """The names ``text`` holds (see module docs), as written."""
+    text = _LABEL.sub(" ", text)
+    out = set(names_in(text))
+    if has_cjk(text):
+        out |= {w for w, flag in _tagger()(text) if flag in _PROPER and len(w.strip()) >= 2}
+    return frozenset(out)
+
+
+def named_since(
+    part: Partition, embedder: Embedder, analyzer: Analyzer, head: Sequence[Record]
+) -> list[datetime | None]:
+    """For each of ``head`` (the hits to re-order), the day the user first said the newest
+    thing it names that another of ``head`` names too; None when it names none of them."""
+    first = user_facts(part, embedder, analyzer).first_said
+    named = [
+        {t for name in things_named(r.text) for t in analyzer.tokens(name) if t in first}
+        for r in head
+    ]
+    shared = {t for t, n in Counter(t for ts in named for t in ts).items() if n >= SHARED}
+    return [max((first[t] for t in ts & shared), default=None) for ts in named]

@@ -1,0 +1,67 @@
+"""A hit of a question about the present is dated by the newest thing it names, as the user
+first said it: chatter about a former value, said after the change, goes under the
+statement of the new one."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from recall.index.hits import newest_asserted
+from recall.index.own import adapt_embedder
+from recall.models import Record
+from recall.testing import HashEmbedder
+from recall.text.analyzer import Analyzer
+from recall.user import novelty
+from recall.user.attributes import AttributeSpace, Example
+from recall.user.novelty import named_since, things_named
+from recall.user.now import facts_of
+
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+BANK = (
+    Example("home", "en", "statement", "I live in a flat by the sea"),
+    Example("none", "en", "statement", "please write an email"),
+)
+
+
+def test_things_named_are_names_and_chinese_proper_nouns_not_speaker_labels() -> None:
+    assert things_named("User: Mr Pryce still has my deposit.\nAssistant: Ask him.") == {"Pryce"}
+    assert things_named("Went to Lisbon with Marta.") == {"Lisbon", "Marta"}  # "Went" opens
+    assert "杭州" in things_named("我搬到杭州了。")
+    assert things_named("I moved last week and it was hard.") == frozenset()
+
+
+def _user(text: str, day: int) -> Record:
+    return Record(
+        id=f"r{day}",
+        user_id="u",
+        kind="turn",
+        text=text,
+        created_at=T0 + timedelta(days=day),
+        tokens=len(text.split()),
+        metadata={"role": "user"},
+    )
+
+
+def test_a_hit_is_dated_by_the_newest_shared_thing_it_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    records = [
+        _user("Our landlord Mr Pryce came round to look at the boiler.", 1),
+        _user("New landlady, Ms Okafor, left a card and a plant on the table.", 60),
+        _user("Honestly Mr Pryce still has my deposit.", 100),
+    ]
+    analyzer = Analyzer(stem=True, stopwords=True)
+    uf = facts_of({}, records, AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK), analyzer)
+    monkeypatch.setattr(novelty, "user_facts", lambda *_: uf)
+    since = named_since(None, None, analyzer, records)  # type: ignore[arg-type]
+    # Pryce is named by two of the hits and was first said on day 1; Okafor by one only
+    # (an aside, as far as these hits tell), so that hit keeps its own day.
+    assert since == [T0 + timedelta(days=1), None, T0 + timedelta(days=1)]
+    order = np.arange(3, dtype=np.intp)
+    # By the day said, the chatter of day 100 goes above the new landlady; by the newest
+    # thing named, under her. (The first hit speaks of someone else: it keeps its place.)
+    assert newest_asserted(order, records).tolist() == [0, 2, 1]
+    assert newest_asserted(order, records, since).tolist() == [0, 1, 2]
