@@ -11,8 +11,8 @@ holds the set already is only read). Then every ``current`` question is asked in
 with ``deep_recall(q, top_k=10)``, scored as the shared scorer scores it: current_top1 (the
 best hit holding a current or stale value holds the current one) and current_in10. The
 keyword form drops the function words of an English question and keeps the person
-("Where does Dara work now?" -> "Dara work", "Who's my landlord?" -> "Who's my
-landlord"); Chinese questions have no keyword form here. A form recall reads as well as
+("Where does Sam work now?" -> "Sam work", "Who's my dentist?" -> "Who's my
+dentist"); Chinese questions have no keyword form here. A form recall reads as well as
 the question as written loses nothing.
 """
 
@@ -34,7 +34,7 @@ import recall
 
 #: Dropped from an English question to make its keyword form (question and function
 #: words, and words of the present: agents' keyword queries carry none of them). The
-#: person stays ("my landlord", "Kofi employer"): without it a keyword query asks of no one.
+#: person stays ("my dentist", "Sam employer"): without it a keyword query asks of no one.
 _FUNCTION = frozenset(
     (
         *("what", "which", "where", "who", "how", "does", "do", "did", "is", "are", "am"),

@@ -2,12 +2,12 @@
 
 A question about the user's present re-orders its first hits newest first
 (:func:`recall.index.hits.newest_asserted`). By the day a hit was said, chatter about a
-former value outranks the statement of the new one: "<old landlord> still hasn't returned
-my deposit" (October) comes before "New landlady, <new landlady>, left a welcome card"
-(September). What holds now is the value introduced last, not the one mentioned last
-(:mod:`.now`). So each hit is dated by the things it names that another of the first hits
-names too (the competing values: a thing named once is more likely an aside), at the day
-the user first said the newest of them; a hit naming none of them keeps its own day.
+former value outranks the statement of the new one: "<old landlord> still has my deposit"
+(October) comes before "I signed the lease with <new landlord> today" (September). What
+holds now is the value introduced last, not the one mentioned last (:mod:`.now`). So each
+hit is dated by the things it names that another of the first hits names too (the competing
+values: a thing named once is more likely an aside), at the day the user first said the
+newest of them; a hit naming none of them keeps its own day.
 
 Things are names: capitalized words not opening a sentence (:func:`recall.text.stance.names_in`)
 and, in Chinese, the words jieba tags as proper nouns (people, places, organisations, other
@@ -39,7 +39,7 @@ __all__ = ["named_since", "things_named"]
 #: Hits among the re-ordered ones that must name a thing for it to date them.
 SHARED = 2
 #: jieba's part-of-speech tags of proper nouns (person, place, organisation, other), and
-#: of a word written in Latin letters inside Chinese text ("JAX", "BIXI").
+#: of a word written in Latin letters inside Chinese text ("Excel", "SaaS").
 _PROPER = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "eng"})
 
 _lock = threading.Lock()

@@ -50,18 +50,18 @@ def test_the_user_named_in_the_third_person_reads_as_the_first(query: str, expec
     ("query", "expected"),
     [
         # Typed all in lower case, as agents and people often do: the name is too.
-        ("where does dara work", "where does I work"),
-        ("dara's employer", "my employer"),
-        ("which city does niamh live in", "which city does niamh live in"),
+        ("where does marisol work", "where does I work"),
+        ("marisol's employer", "my employer"),
+        ("which city does tamsin live in", "which city does tamsin live in"),
         # A name that is also a function word is only the name when written as one.
         ("what will will do next", "what will will do next"),
         ("Where will Will live?", "Where will I live?"),
         # One capital anywhere: the asker writes names with theirs, so lower case is a word.
-        ("Where does dara work?", "Where does dara work?"),
+        ("Where does marisol work?", "Where does marisol work?"),
     ],
 )
 def test_an_all_lowercase_query_names_the_user_in_lower_case(query: str, expected: str) -> None:
-    assert first_person(query, ["Dara", "Will"]) == expected
+    assert first_person(query, ["Marisol", "Will"]) == expected
 
 
 def test_without_names_only_the_user_is_rewritten() -> None:
@@ -121,7 +121,7 @@ def test_a_question_naming_the_user_finds_their_words_not_replies_to_them(
 
 
 def test_a_lowercase_question_about_someone_else_asks_nothing_of_the_user() -> None:
-    said = ["I live in a flat by the sea in Leith.", "My friend Niamh lives in Portobello now."]
+    said = ["I live in a flat by the sea in Portmere.", "My friend Tamsin lives in Ardloch now."]
     records = [
         Record(
             id=f"u{i}",
@@ -136,6 +136,6 @@ def test_a_lowercase_question_about_someone_else_asks_nothing_of_the_user() -> N
     ]
     space = AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK)
     uf = facts_of({}, records, space, Analyzer(stem=True, stopwords=True))
-    assert "Niamh" in uf.other_names
-    assert asked_attribute("where does niamh live", uf, space) is None
-    assert asked_attribute("Where does Niamh live?", uf, space) is None
+    assert "Tamsin" in uf.other_names
+    assert asked_attribute("where does tamsin live", uf, space) is None
+    assert asked_attribute("Where does Tamsin live?", uf, space) is None

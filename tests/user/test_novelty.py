@@ -50,7 +50,7 @@ def test_a_hit_is_dated_by_the_newest_shared_thing_it_names(
 ) -> None:
     records = [
         _user("Our landlord Mr Pryce came round to look at the boiler.", 1),
-        _user("New landlady, Ms Okafor, left a card and a plant on the table.", 60),
+        _user("I signed the lease with Mr Okafor, my new landlord, today.", 60),
         _user("Honestly Mr Pryce still has my deposit.", 100),
     ]
     analyzer = Analyzer(stem=True, stopwords=True)
@@ -61,7 +61,7 @@ def test_a_hit_is_dated_by_the_newest_shared_thing_it_names(
     # (an aside, as far as these hits tell), so that hit keeps its own day.
     assert since == [T0 + timedelta(days=1), None, T0 + timedelta(days=1)]
     order = np.arange(3, dtype=np.intp)
-    # By the day said, the chatter of day 100 goes above the new landlady; by the newest
-    # thing named, under her. (The first hit speaks of someone else: it keeps its place.)
+    # By the day said, the chatter of day 100 goes above the new landlord; by the newest
+    # thing named, under him. (The first hit speaks of someone else: it keeps its place.)
     assert newest_asserted(order, records).tolist() == [0, 2, 1]
     assert newest_asserted(order, records, since).tolist() == [0, 1, 2]
