@@ -116,7 +116,7 @@ def now_section(profile: Profile, asked: str | None, zh: bool) -> str:
     a model read the user, its facts alone are listed: an attribute it never named is the
     offline reading's guess (often chatter: "back in <old city> for a birthday" read as
     volunteering). recall's own reading of the words is not sure enough to name a value
-    (its "value" is often a word of chatter: "employer: Edinburgh"), so its lines give what
+    (its "value" is often a word of chatter: a city read as the employer), so its lines give what
     the user said last of each attribute, dated, and no value: "- employer (2026-11-02):
     <the user's words>", the most recently said first. On timeline_dev and recall's tuning
     split the block's first value is then a stale one in 39.6 and 46.9% of current
