@@ -73,11 +73,13 @@ def newest_asserted(
     """``order`` with the statements among its first ``len(head)`` (``head``: their
     records) re-ordered newest first, in the places statements held; the rest (plans,
     wishes, questions) keep theirs. ``since``: for each of ``head``, the day to order it
-    by instead of the day it was said (None: that day)."""
+    by instead of the day it was said (None: that day). Statements of the same day keep
+    their order: within one conversation, seconds apart, recency tells nothing of which
+    holds, and the better match stays first."""
     depth = len(head)
     places = [k for k, r in enumerate(head) if _states(r)]
     when = [s or r.created_at for r, s in zip(head, since or [None] * depth, strict=True)]
-    newest = sorted(places, key=lambda k: -when[k].timestamp())
+    newest = sorted(places, key=lambda k: when[k].date(), reverse=True)
     out = [int(j) for j in order[:depth]]
     for k, src in zip(places, newest, strict=True):
         out[k] = int(order[src])
