@@ -17,7 +17,7 @@ from recall.text.analyzer import Analyzer
 from recall.user.asked import asked_attribute
 from recall.user.asker import first_person
 from recall.user.attributes import AttributeSpace, Example
-from recall.user.now import facts_of
+from recall.user.now import UserFacts, facts_of
 
 BANK = (
     Example("home", "en", "statement", "I live in a flat by the sea"),
@@ -82,22 +82,27 @@ def _chat(mem: recall.Memory) -> None:
     mem.flush()
 
 
-def test_the_memory_knows_the_name_it_is_called_by_not_interjections() -> None:
-    replies = ["Ha, of course. Enjoy it, Dara.", "Oh, Dara. Long drive.", "Sensible. Thanks Dara!"]
+def _read(texts: list[str], role: str) -> tuple[UserFacts, AttributeSpace]:
+    """``texts`` as one speaker's turns a day apart, read by recall.user.now."""
     records = [
         Record(
-            id=f"a{i}",
+            id=f"{role}{i}",
             user_id="u",
             kind="turn",
             text=text,
             created_at=datetime(2026, 3, 1 + i, tzinfo=UTC),
             tokens=len(text.split()),
-            metadata={"role": "assistant"},
+            metadata={"role": role},
         )
-        for i, text in enumerate(replies)
+        for i, text in enumerate(texts)
     ]
     space = AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK)
-    uf = facts_of({}, records, space, Analyzer(stem=True, stopwords=True))
+    return facts_of({}, records, space, Analyzer(stem=True, stopwords=True)), space
+
+
+def test_the_memory_knows_the_name_it_is_called_by_not_interjections() -> None:
+    replies = ["Ha, of course. Enjoy it, Dara.", "Oh, Dara. Long drive.", "Sensible. Thanks Dara!"]
+    uf, _ = _read(replies, "assistant")
     # "Ha," and "Sensible." open a sentence; "..., Dara." and "Thanks Dara!" address them.
     assert uf.user_names == frozenset({"Dara"})
 
@@ -122,20 +127,7 @@ def test_a_question_naming_the_user_finds_their_words_not_replies_to_them(
 
 def test_a_lowercase_question_about_someone_else_asks_nothing_of_the_user() -> None:
     said = ["I live in a flat by the sea in Portmere.", "My friend Tamsin lives in Ardloch now."]
-    records = [
-        Record(
-            id=f"u{i}",
-            user_id="u",
-            kind="turn",
-            text=text,
-            created_at=datetime(2026, 3, 1 + i, tzinfo=UTC),
-            tokens=len(text.split()),
-            metadata={"role": "user"},
-        )
-        for i, text in enumerate(said)
-    ]
-    space = AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK)
-    uf = facts_of({}, records, space, Analyzer(stem=True, stopwords=True))
+    uf, space = _read(said, "user")
     assert "Tamsin" in uf.other_names
     assert asked_attribute("where does tamsin live", uf, space) is None
     assert asked_attribute("Where does Tamsin live?", uf, space) is None
