@@ -89,6 +89,14 @@ _FORWARD_EN = [
     r"\bi (?:don'?t|do not) want (?:this|that|it) (?:to be )?(?:saved|stored|remembered|"
     r"recorded|kept|logged|written down|in your memory)",
     r"^\s*(?:private|confidential|secret|off the record|between us)\s*[:：—–-]",
+    # "forget it" as the second step: "help me with the form, then forget it", "forget
+    # this once you've answered". Alone ("oh, forget it, I'll do it myself") it is never
+    # mind, and "... and forget that" is often a statement ("easy to get lost and forget
+    # that"); bound to a later moment, or after "then", it asks not to keep.
+    r"\bforget (?:it|this|that|them|all of (?:it|this|that)|about it)"
+    r"(?:\s+(?:all|entirely|completely|right|straight|immediately|again|please))*\s+"
+    r"(?:after(?:wards?)?|once|when|as soon as|the moment|later)\b",
+    r"\bthen\s+(?:please\s+)?(?:just\s+)?forget (?:it|this|them|about it)\b",
 ]
 _BACK_EN = [
     rf"{_LEAD}(?:please\s+)?(?:forget|unlearn)\s+(?:about\s+)?{_BACK}",

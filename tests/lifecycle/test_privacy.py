@@ -63,6 +63,10 @@ PRIVATE = [
     ("替我保守秘密：我的保险箱密码是9087", "this"),
     ("不要让别人知道，我在看心理医生", "this"),
     ("别往记忆里写，我的车牌号是浙A12345", "this"),
+    # "forget it" as a second step, bound to a later moment or after "then".
+    ("My passport number is K7730112, forget it as soon as the form is done.", "this"),
+    ("Use my card number for the booking, then please forget it: 5500 0000 0000 0004", "this"),
+    ("The alarm code is 0412. Forget this once you've written the note.", "this"),
 ]
 
 NEAR_MISSES = [
@@ -88,6 +92,9 @@ NEAR_MISSES = [
     "The distance between us is large.",
     "It's a secret recipe from my grandma.",
     "Oh, forget it, I'll do it myself.",
+    "Set it and forget it: the thermostat runs itself.",
+    "I always write my plans down and then forget that I did.",
+    "Forget it, when it rains the match is off anyway.",
     "Ignore what I said earlier, use Postgres.",
     "Don't you remember this place?",
     "记住我的生日是五月三号",
