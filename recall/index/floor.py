@@ -9,17 +9,27 @@ reads what does not depend on the batch instead. A hit passes when
   ``min_keyword_coverage`` of the query's analyzed terms ("cache" finds "...session
   cache." whatever the similarity of one word to a sentence).
 
-A query gets nothing unless one hit passes at ``min_similarity``; then the hits that pass
-at the lower ``min_similarity_tail`` are returned. One threshold for both cut SciFact's
-weaker relevant abstracts (claims share few words with them: nDCG@10 -1.6 on the train
-queries at 0.3) while LoCoMo lost nothing down to 0.2 (benchmarks/floor.py,
-benchmarks/floor_rules.py; figures in benchmarks/README.md).
+A query gets nothing unless one hit shows that memory holds something relevant; then the
+hits that pass at the lower ``min_similarity_tail`` are returned. A hit shows it when its
+similarity reaches ``min_similarity``, or when it passes on its keywords or is the current
+statement of what a question asks of the user (recall.user.now) *and* its similarity
+reaches ``min_similarity_support``: one shared word of a two-word question ("blood
+type" in "...a simple number type scheme") or the asked attribute's newest statement
+("What's my blood type?": a check-up's blood pressure) with nothing of the question's
+meaning is no sign that memory answers it. Once one hit shows it, both rules keep hits
+whatever their similarity (an indirect statement shares no word with the question).
+One similarity threshold for both steps cut SciFact's weaker relevant abstracts (claims
+share few words with them: nDCG@10 -1.6 on the train queries at 0.3) while LoCoMo lost
+nothing down to 0.2 (benchmarks/floor.py, benchmarks/floor_rules.py; figures in
+benchmarks/README.md).
 
 Coverage rather than the raw BM25 score: BM25 grows with the collection's size (IDF), so a
 threshold calibrated on 600 turns would reject every keyword match in a memory of ten. A
 query holding CJK text is scored by USE-multilingual, whose cosines run lower: its
 threshold is ``min_similarity_cjk`` (both steps), calibrated on MemDaily questions outside
-the evaluated sample (benchmarks/floor_cjk.py). A degraded hit (no vector leg) is judged by
+the evaluated sample (benchmarks/floor_cjk.py). ``min_similarity_support`` is on MiniLM's
+scale: a hit USE-multilingual scored (the query or the hit holding CJK text) takes it
+times ``min_similarity_cjk / min_similarity``. A degraded hit (no vector leg) is judged by
 its keywords alone.
 
 The retriever applies it to every query's hits (:func:`floor_hits`, with the time windows'
@@ -28,7 +38,7 @@ say: :func:`~recall.index.window.keep_in_window`); the facade holds no part of i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..models import Hit, RecallRequest
 from ..settings.retrieval import RetrievalSettings
@@ -36,7 +46,14 @@ from ..text import has_cjk
 from ..text.analyzer import Analyzer
 from .window import keep_in_window
 
-__all__ = ["above_floor", "apply_floor", "coverage", "floor_hits", "similarity_floor"]
+__all__ = [
+    "above_floor",
+    "apply_floor",
+    "coverage",
+    "floor_hits",
+    "shows_relevance",
+    "similarity_floor",
+]
 
 
 def similarity_floor(query: str, min_similarity: float, min_similarity_cjk: float) -> float:
@@ -66,6 +83,23 @@ def above_floor(
     return hit.vector_score >= min_similarity
 
 
+def shows_relevance(
+    hit: Hit,
+    keyword_coverage: float,
+    min_similarity: float,
+    min_keyword_coverage: float,
+    support: float = -1.0,
+) -> bool:
+    """Whether ``hit`` shows that memory holds something relevant to the query (the first
+    step of :func:`apply_floor`): :func:`above_floor`, where the keyword rule and a current
+    statement count only at a similarity of ``support`` or more (-1: at any)."""
+    if hit.vector_score is None or hit.vector_score >= min_similarity:
+        return above_floor(hit, keyword_coverage, min_similarity, min_keyword_coverage)
+    return hit.vector_score >= support and above_floor(
+        hit, keyword_coverage, min_similarity, min_keyword_coverage
+    )
+
+
 def apply_floor(
     hits: Sequence[Hit],
     query: str,
@@ -73,19 +107,27 @@ def apply_floor(
     min_similarity: float,
     min_keyword_coverage: float,
     tail_similarity: float | None = None,
+    support: Callable[[Hit], float] | None = None,
 ) -> list[Hit]:
     """``hits`` (order kept) less those under the floor.
 
     Two steps: nothing is returned unless one hit reaches ``min_similarity`` (or the keyword
-    rule); then the hits under ``tail_similarity`` (at most ``min_similarity``; default the
-    same) are dropped. A lower tail keeps the weaker relevant hits of an answerable query
-    (SciFact's claims against abstracts) while an unrelated query still gets nothing.
+    rule, or is a current statement, each at a similarity of ``support(hit)`` or more:
+    :func:`shows_relevance`; no ``support``: at any); then the hits under ``tail_similarity``
+    (at most ``min_similarity``; default the same) are dropped. A lower tail keeps the
+    weaker relevant hits of an answerable query (SciFact's claims against abstracts) while
+    an unrelated query still gets nothing.
     """
     if min_similarity <= -1:
         return list(hits)
     terms = frozenset(analyzer.tokens(query))
     covered = [(h, coverage(terms, analyzer.tokens(h.text))) for h in hits]
-    if not any(above_floor(h, c, min_similarity, min_keyword_coverage) for h, c in covered):
+    if not any(
+        shows_relevance(
+            h, c, min_similarity, min_keyword_coverage, -1.0 if support is None else support(h)
+        )
+        for h, c in covered
+    ):
         return []
     tail = min_similarity if tail_similarity is None else min(tail_similarity, min_similarity)
     return [h for h, c in covered if above_floor(h, c, tail, min_keyword_coverage)]
@@ -97,6 +139,14 @@ def floor_hits(
     """A query's ``hits`` (order kept) less those under the floor of settings ``r``, the
     hits inside the request's time windows aside (:func:`~recall.index.window.keep_in_window`)."""
     floor = similarity_floor(req.query, r.min_similarity, r.min_similarity_cjk)
+    # USE-multilingual's cosines run lower: its hits' support is scaled as its floor is.
+    use_scale = r.min_similarity_cjk / r.min_similarity if r.min_similarity > 0 else 1.0
+    query_cjk = has_cjk(req.query)
+
+    def support(hit: Hit) -> float:
+        scaled = query_cjk or has_cjk(hit.text)
+        return r.min_similarity_support * (use_scale if scaled else 1.0)
+
     kept = apply_floor(
         hits,
         req.query,
@@ -104,5 +154,6 @@ def floor_hits(
         floor,
         r.min_keyword_coverage,
         tail_similarity=r.min_similarity_tail,
+        support=support if r.min_similarity_support > -1 else None,
     )
     return keep_in_window(hits, kept, req)

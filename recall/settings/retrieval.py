@@ -83,6 +83,15 @@ class RetrievalSettings(_Group):
         description="Relevance floor: once a hit passes, the others stay when their "
         "similarity reaches this (at most min_similarity), or their keywords do.",
     )
+    min_similarity_support: float = Field(
+        0.2,
+        ge=-1.0,
+        le=1.0,
+        description="Relevance floor: a hit that passes on its keywords, or states what the "
+        "asked attribute holds now, shows that memory answers the query only when its "
+        "similarity also reaches this (USE-scored hits: times min_similarity_cjk / "
+        "min_similarity; -1: at any similarity).",
+    )
     min_similarity_cjk: float = Field(
         0.125,
         ge=-1.0,

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 import recall
-from recall.index.floor import above_floor, apply_floor, coverage, similarity_floor
+from recall.index.floor import (
+    above_floor,
+    apply_floor,
+    coverage,
+    shows_relevance,
+    similarity_floor,
+)
+from recall.testing import HashEmbedder
 from recall.text.analyzer import Analyzer
 
 
@@ -109,3 +117,55 @@ def test_nothing_unless_one_hit_passes_then_a_lower_tail() -> None:
     # The tail never rises above the gate: a CJK gate of 0.125 keeps hits down to 0.125.
     low = _hit(0.0, 0.13, 3)
     assert apply_floor([low], "q", analyzer, 0.125, 0.5, tail_similarity=0.15) == [low]
+
+
+def test_keywords_or_a_current_statement_open_the_floor_only_with_some_similarity() -> None:
+    # "What's my blood type?": one shared word ("type") of two, or the asked attribute's
+    # newest statement (a check-up's blood pressure), with nothing of the question's
+    # meaning, is no sign that memory answers it; once a hit shows it, both still keep hits.
+    analyzer = Analyzer(stem=True, stopwords=True)
+    words = _hit(2.0, 0.12, 0).model_copy(update={"text": "a simple number type scheme"})
+    current = _hit(0.0, 0.05, 1).model_copy(update={"current": True})
+    strong = _hit(0.0, 0.4, 2)
+
+    def floor(hits: list[recall.Hit], support: float | None) -> list[str]:
+        kept = apply_floor(
+            hits,
+            "blood type",
+            analyzer,
+            0.25,
+            0.5,
+            tail_similarity=0.15,
+            support=None if support is None else (lambda _hit: support),
+        )
+        return [h.id for h in kept]
+
+    assert floor([words, current], None) == ["h0", "h1"]  # any similarity: as before
+    assert floor([words, current], 0.2) == []
+    assert floor([words, current], 0.1) == ["h0", "h1"]  # the keyword hit reaches 0.1
+    assert floor([current], 0.04) == ["h1"]
+    assert floor([strong, words, current], 0.2) == ["h2", "h0", "h1"]
+    assert shows_relevance(words, 0.5, 0.25, 0.5, support=0.1)
+    assert not shows_relevance(words, 0.5, 0.25, 0.5, support=0.2)
+    assert not shows_relevance(words, 0.4, 0.25, 0.5, support=0.0)  # too few words anyway
+    # A degraded hit (no vector leg) is judged by its keywords alone.
+    assert shows_relevance(_hit(3.0, None), 0.5, 0.25, 0.5, support=0.2)
+
+
+def test_the_support_setting_reaches_deep_recall(tmp_path: Path) -> None:
+    # Through the facade: a hit sharing one of the query's two words, at a similarity under
+    # the floor (0.24 with this embedder), opens the floor with the rule off (-1) and not
+    # when the support asked for is above its similarity.
+    text = (
+        "We talked about trains, gardens, pianos, mountains, rivers, bakeries, cinemas, "
+        "harbours, lanterns and the folder."
+    )
+    kept = {}
+    for support in (-1.0, 0.3):
+        settings = recall.Settings(retrieval={"min_similarity_support": support})
+        with recall.open(tmp_path / str(support), settings=settings, embedder=HashEmbedder()) as m:
+            m.add(text, user_id="u1")
+            seen = m.explain("folder colour", user_id="u1")
+            assert all((h.vector_score or 0) < 0.25 for h in seen.hits + seen.floored)
+            kept[support] = [h.text for h in seen.hits]
+    assert kept == {-1.0: [text], 0.3: []}
