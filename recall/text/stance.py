@@ -66,9 +66,22 @@ def is_assertion(sentence: str) -> bool:
     )
 
 
+# Clause breaks inside a sentence: commas and semicolons, English and Chinese.
+_CLAUSE = re.compile(r"[,，;；]\s*")
+
+
 def asserted_sentences(text: str) -> list[str]:
-    """The sentences of ``text`` that are assertions (:func:`is_assertion`)."""
-    return [s for s in split_sentences(text) if is_assertion(s)]
+    """The sentences of ``text`` that assert something (:func:`is_assertion`), or that end
+    in a question after a clause that does: "骑行越来越上瘾了，买了一辆公路车，有什么推荐？"
+    and "Closed on the house today, any tips for the first night?" report before they
+    ask. A plan or a question in that first clause still asserts nothing."""
+    out = []
+    for s in split_sentences(text):
+        clauses = [c for c in _CLAUSE.split(s) if c.strip()]
+        asked_last = len(clauses) > 1 and _QUESTION.search(clauses[-1]) is not None
+        if is_assertion(s) or (asked_last and any(is_assertion(c) for c in clauses[:-1])):
+            out.append(s)
+    return out
 
 
 #: A capitalized word that is no name: sentence starts are filtered by position; these are

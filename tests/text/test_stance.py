@@ -44,6 +44,25 @@ def test_asserted_sentences_keeps_only_the_reports() -> None:
     assert asserted_sentences(text) == ["Moved into the flat on Elm Row."]
 
 
+@pytest.mark.parametrize(
+    ("text", "asserts"),
+    [
+        # A report, then a question about it: the sentence reports.
+        ("Picked up my new keys from the agent today, any tips for the first week?", True),
+        ("换了新工作，在一家做地图的公司，第一周有什么要注意的？", True),
+        # The clause before the question plans, wishes or speaks of someone else.
+        ("Thinking of selling the van, is that mad?", False),
+        ("如果明年搬去成都，你觉得房租贵吗？", False),
+        ("My brother got a dog, should I get one too?", False),
+        # A question alone, or opening with its question.
+        ("Is the gym on Elm Street any good?", False),
+        ("Which bank is better, the local one or the big one?", False),
+    ],
+)
+def test_a_report_before_a_closing_question_still_asserts(text: str, asserts: bool) -> None:
+    assert bool(asserted_sentences(text)) is asserts
+
+
 def test_names_are_capitalized_words_not_starting_a_sentence() -> None:
     assert names_in("Lunch with Priya at Hollow Oak. Tuesday was long, I was tired.") == {
         "Priya",

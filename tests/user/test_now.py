@@ -219,6 +219,22 @@ def test_newest_first_moves_statements_only_and_keeps_the_set() -> None:
     assert sorted(out.tolist()) == sorted(order.tolist())
 
 
+def test_a_report_that_ends_in_a_question_is_moved_as_a_statement() -> None:
+    # "Joined <new gym>, any tips?" reports before it asks: newest first moves it above the
+    # older statement; a question alone, or a plan before the question, keeps its place.
+    old = _records()[0]  # "Renewed my gym membership at Ironworks today."
+    texts = [
+        "Joined the Summit Club gym this week, any tips for a first class?",
+        "Is the Summit Club gym any good?",
+        "Thinking of the Summit Club gym, is it worth it?",
+    ]
+    for text, moves in zip(texts, [True, False, False], strict=True):
+        new = old.model_copy(update={"id": "n", "text": text, "created_at": T0 + timedelta(60)})
+        order = np.array([0, 1], dtype=np.intp)
+        out = newest_asserted(order, [old, new])
+        assert out.tolist() == ([1, 0] if moves else [0, 1]), text
+
+
 def test_reasons_say_why_a_hit_stands_above_a_higher_score() -> None:
     fused = np.array([0.9, 0.8, 0.7, 0.6, 0.5])
     rank = fused + np.array([0.0, 0.0, 0.0, 0.0, 0.5])  # the last one inside the time window
