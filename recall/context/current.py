@@ -16,11 +16,10 @@ from ..lifecycle.article import CHAPTERS, Article
 from ..models import Profile, Record
 from ..text import has_cjk
 from ..text.passages import split_sentences
+from ..text.speakers import label_of
 from ..user.superseded import current_texts
 
 __all__ = ["NOW_HEADING", "current_view", "now_section", "stale_and_current", "without_values"]
-
-_LABEL = re.compile(r"^(?P<label>(?:User|Assistant|AI|用户|助手)\s*[:：]\s*)", re.IGNORECASE)
 
 
 def current_view(article: Article, summaries: Sequence[Record]) -> tuple[Article, list[Record]]:
@@ -71,8 +70,7 @@ def without_values(text: str, stale: Sequence[str], keep: Sequence[str]) -> str:
         if len(kept) == len(sentences):
             lines.append(line)
         elif kept:
-            m = _LABEL.match(line)
-            label = m.group("label") if m else ""
+            label = label_of(line)[0]
             body = ("" if has_cjk(line) else " ").join(kept)
             lines.append(body if body.startswith(label) else label + body)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..models import Hit, RecallRequest, Record
+from ..text.speakers import user_lines
 from ..text.stance import asserted_sentences
 from .fuse import minmax, ranks
 
@@ -55,8 +56,7 @@ def hits_at(
 
 def _said(r: Record) -> list[str]:
     """The user's words in ``r``: the "User:" lines of a stored exchange, else the text."""
-    lines = r.text.splitlines()
-    return [ln.partition(":")[2] for ln in lines if ln.startswith("User:")] or [r.text]
+    return user_lines(r.text)
 
 
 def _states(r: Record) -> bool:

@@ -24,10 +24,9 @@ from ..index.user_model import Asked
 from ..models import Fact as PublicFact
 from ..models import Profile, RecallRequest, Record
 from ..settings import Settings
-from ..text import has_cjk
-from ..text.analyzer import Analyzer, is_stopword
+from ..text.analyzer import Analyzer
 from ..text.stance import NOT_NAMES
-from .asker import first_person
+from .asker import first_person, name_in
 from .attributes import AttributeSpace, space_for
 from .now import UserFacts, facts_of
 from .slots import asks_past
@@ -105,7 +104,7 @@ def asked_attribute(query: str, uf: UserFacts, space: AttributeSpace) -> str | N
         return None
     names = {w for w in _CAPS.findall(query) if w not in NOT_NAMES}
     if query == query.lower():  # "where does niamh live": the names are typed in lower case
-        names |= {n for n in uf.other_names | uf.user_names if _typed_in(n, query)}
+        names |= {n for n in uf.other_names | uf.user_names if name_in(n, query)}
     if names & uf.other_names and not names & uf.user_names:
         return None
     q = space.query(query)
@@ -124,14 +123,6 @@ def asked_attribute(query: str, uf: UserFacts, space: AttributeSpace) -> str | N
     if label is not None and label not in _FAMILY_ATTRIBUTES and _KIN_OF.search(query):
         return None
     return label
-
-
-def _typed_in(name: str, query: str) -> bool:
-    """Whether the Latin ``name`` stands in the all-lowercase ``query`` as its own word(s),
-    a function word ("Will", "May") aside."""
-    if has_cjk(name) or is_stopword(name):
-        return False
-    return re.search(r"\b" + re.escape(name.lower()) + r"\b", query) is not None
 
 
 def _snippet(text: str, limit: int) -> str:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from ..text import has_cjk
 from ..text.analyzer import is_stopword
 
-__all__ = ["first_person"]
+__all__ = ["first_person", "name_in"]
 
 # "the user's", "user's", "this user's" -> "my"; "the user" -> "I"; "user ..." at the start
 # of a keyword query ("user current city") -> "my ...". A bare "user" inside a question
@@ -42,17 +42,28 @@ def first_person(query: str, user_names: Iterable[str] = ()) -> str:
     out = _THE_USER.sub("I", out)
     out = _KEYWORD_HEAD.sub("my", out)
     out = _ZH_USER.sub("我", out)
-    lower = query == query.lower()  # no capital anywhere: names are typed in lower case too
     # Longest first: "Wei Ling" before "Wei".
     for name in sorted({n for n in user_names if n.strip()}, key=len, reverse=True):
         # A CJK name is a run of characters ("周晓雯的"); a Latin one a word ("Dara's").
         if has_cjk(name):
             out = re.sub(re.escape(name) + r"(的)?", _as_me("我的", "我"), out)
         else:
-            fold = re.IGNORECASE if lower and not is_stopword(name) else 0
-            pattern = r"\b" + re.escape(name) + r"(['’]s)?\b"
-            out = re.sub(pattern, _as_me("my", "I"), out, flags=fold)
+            out = _latin_name(name, query, r"(['’]s)?").sub(_as_me("my", "I"), out)
     return out
+
+
+def name_in(name: str, query: str) -> bool:
+    """Whether the Latin ``name`` stands in ``query`` as its own word(s): as written, or
+    in any case in an all-lowercase query unless it is also a function word ("Will",
+    "May"). False for a CJK name (it is matched as a run of characters elsewhere)."""
+    return not has_cjk(name) and _latin_name(name, query).search(query) is not None
+
+
+def _latin_name(name: str, query: str, suffix: str = "") -> re.Pattern[str]:
+    """The pattern of the Latin ``name`` as a word in ``query`` (then ``suffix``): in any
+    case when the query has no capital anywhere (names are typed in lower case too)."""
+    fold = query == query.lower() and not is_stopword(name)
+    return re.compile(r"\b" + re.escape(name) + suffix + r"\b", re.IGNORECASE if fold else 0)
 
 
 def _as_me(mine: str, me: str) -> Callable[[re.Match[str]], str]:

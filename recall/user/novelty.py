@@ -19,7 +19,6 @@ list: measured in benchmarks/README.md ("the newest thing a hit names").
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -31,6 +30,7 @@ from ..index.partitions import Partition
 from ..models import Record
 from ..text import has_cjk
 from ..text.analyzer import Analyzer
+from ..text.speakers import without_labels
 from ..text.stance import names_in
 from .asked import user_facts
 
@@ -60,14 +60,10 @@ def _tagger() -> Callable[[str], list[tuple[str, str]]]:
     return _tag
 
 
-# A stored exchange's speaker labels ("User: ...", "Assistant: ...") name nobody.
-_LABEL = re.compile(r"^\s*(?:User|Assistant|AI|用户|助手)\s*[:：]", re.MULTILINE)
-
-
 @lru_cache(maxsize=16_384)
 def things_named(text: str) -> frozenset[str]:
     """The names ``text`` holds (see module docs), as written."""
-    text = _LABEL.sub(" ", text)
+    text = without_labels(text)  # a stored exchange's "User:" names nobody
     out = set(names_in(text))
     if has_cjk(text):
         out |= {w for w, flag in _tagger()(text) if flag in _PROPER and len(w.strip()) >= 2}

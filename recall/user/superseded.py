@@ -17,12 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.passages import split_sentences
+from ..text.speakers import label_of
 from ..text.tokenize import has_cjk
 from .slots import slots_of, supersedes
 
 __all__ = ["current_texts", "statement_slots"]
-
-_LABEL = re.compile(r"^(?P<label>(?P<who>User|Assistant|AI|用户|助手)\s*[:：]\s*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -36,9 +35,7 @@ def _lines(text: str) -> list[tuple[str, bool, list[str]]]:
     """Each line as (its label, whether it is the assistant's, its sentences)."""
     out = []
     for line in text.split("\n"):
-        m = _LABEL.match(line)
-        label = m.group("label") if m else ""
-        assistant = m is not None and m.group("who").lower() in ("assistant", "ai", "助手")
+        label, assistant = label_of(line)
         out.append((label, assistant, split_sentences(line[len(label) :])))
     return out
 
