@@ -74,11 +74,18 @@ def named_since(
     part: Partition, embedder: Embedder, analyzer: Analyzer, head: Sequence[Record]
 ) -> list[datetime | None]:
     """For each of ``head`` (the hits to re-order), the day the user first said the newest
-    thing it names that another of ``head`` names too; None when it names none of them."""
+    thing it names that another of ``head`` names too, or the hit's own day when that is
+    earlier (the assistant may name a thing before the user does); None when it names
+    none of them."""
     first = user_facts(part, embedder, analyzer).first_said
     named = [
         {t for name in things_named(r.text) for t in analyzer.tokens(name) if t in first}
         for r in head
     ]
     shared = {t for t, n in Counter(t for ts in named for t in ts).items() if n >= SHARED}
-    return [max((first[t] for t in ts & shared), default=None) for ts in named]
+    # Never later than the hit itself: what the assistant named before the user first said
+    # it ("...rent there is lower than in <city>") is no news of a later day.
+    return [
+        None if not ts & shared else min(max(first[t] for t in ts & shared), r.created_at)
+        for r, ts in zip(head, named, strict=True)
+    ]

@@ -65,3 +65,21 @@ def test_a_hit_is_dated_by_the_newest_shared_thing_it_names(
     # thing named, under him. (The first hit speaks of someone else: it keeps its place.)
     assert newest_asserted(order, records).tolist() == [0, 2, 1]
     assert newest_asserted(order, records, since).tolist() == [0, 1, 2]
+
+
+def test_a_hit_is_never_dated_after_it_was_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The assistant named the old city on day 10; the user first said it on day 40. The
+    # reply is no news of day 40: it keeps its own day, under the move of day 30.
+    reply = _user("Rent in Harwick is lower, but your friends are in Corran.", 10)
+    reply = reply.model_copy(update={"metadata": {"role": "assistant"}})
+    records = [
+        _user("Moved to Harwick last weekend, the flat is tiny.", 30),
+        _user("Why would anyone leave Corran, my sister asked.", 40),
+        reply,
+    ]
+    analyzer = Analyzer(stem=True, stopwords=True)
+    uf = facts_of({}, records, AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK), analyzer)
+    monkeypatch.setattr(novelty, "user_facts", lambda *_: uf)
+    since = named_since(None, None, analyzer, records)  # type: ignore[arg-type]
+    assert since[2] == T0 + timedelta(days=10)  # not day 40, when the user first said Corran
+    assert since[0] == T0 + timedelta(days=30)
