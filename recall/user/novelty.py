@@ -7,7 +7,9 @@ former value outranks the statement of the new one: "<old landlord> still has my
 holds now is the value introduced last, not the one mentioned last (:mod:`.now`). So each
 hit is dated by the things it names that another of the first hits names too (the competing
 values: a thing named once is more likely an aside), at the day the user first said the
-newest of them; a hit naming none of them keeps its own day.
+newest of them; a hit naming none of them is dated by the newest thing it names alone
+("back in <old city> for a wedding" is as old as the city), one naming nothing keeps its
+own day, and none is dated after its own day.
 
 Things are names: capitalized words not opening a sentence (:func:`recall.text.stance.names_in`)
 and, in Chinese, the words jieba tags as proper nouns (people, places, organisations, other
@@ -74,18 +76,21 @@ def named_since(
     part: Partition, embedder: Embedder, analyzer: Analyzer, head: Sequence[Record]
 ) -> list[datetime | None]:
     """For each of ``head`` (the hits to re-order), the day the user first said the newest
-    thing it names that another of ``head`` names too, or the hit's own day when that is
-    earlier (the assistant may name a thing before the user does); None when it names
-    none of them."""
+    thing it names that another of ``head`` names too (naming none of those: the newest
+    thing it names), or the hit's own day when that is earlier (the assistant may name a
+    thing before the user does); None when it names nothing the user ever said."""
     first = user_facts(part, embedder, analyzer).first_said
     named = [
         {t for name in things_named(r.text) for t in analyzer.tokens(name) if t in first}
         for r in head
     ]
     shared = {t for t, n in Counter(t for ts in named for t in ts).items() if n >= SHARED}
-    # Never later than the hit itself: what the assistant named before the user first said
-    # it ("...rent there is lower than in <city>") is no news of a later day.
-    return [
-        None if not ts & shared else min(max(first[t] for t in ts & shared), r.created_at)
-        for r, ts in zip(head, named, strict=True)
-    ]
+    out: list[datetime | None] = []
+    for r, ts in zip(head, named, strict=True):
+        # The things other hits name too (the competing values); with none, those it names
+        # alone ("back in <old city> for a wedding" is as old as the city).
+        dating = (ts & shared) or ts
+        # Never later than the hit itself: what the assistant named before the user first
+        # said it ("...rent there is lower than in <city>") is no news of a later day.
+        out.append(min(max(first[t] for t in dating), r.created_at) if dating else None)
+    return out

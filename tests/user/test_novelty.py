@@ -57,9 +57,9 @@ def test_a_hit_is_dated_by_the_newest_shared_thing_it_names(
     uf = facts_of({}, records, AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK), analyzer)
     monkeypatch.setattr(novelty, "user_facts", lambda *_: uf)
     since = named_since(None, None, analyzer, records)  # type: ignore[arg-type]
-    # Pryce is named by two of the hits and was first said on day 1; Okafor by one only
-    # (an aside, as far as these hits tell), so that hit keeps its own day.
-    assert since == [T0 + timedelta(days=1), None, T0 + timedelta(days=1)]
+    # Pryce is named by two of the hits and was first said on day 1; Okafor by one only,
+    # first said there: that hit is dated by it, its own day.
+    assert since == [T0 + timedelta(days=1), T0 + timedelta(days=60), T0 + timedelta(days=1)]
     order = np.arange(3, dtype=np.intp)
     # By the day said, the chatter of day 100 goes above the new landlord; by the newest
     # thing named, under him. (The first hit speaks of someone else: it keeps its place.)
@@ -83,3 +83,24 @@ def test_a_hit_is_never_dated_after_it_was_said(monkeypatch: pytest.MonkeyPatch)
     since = named_since(None, None, analyzer, records)  # type: ignore[arg-type]
     assert since[2] == T0 + timedelta(days=10)  # not day 40, when the user first said Corran
     assert since[0] == T0 + timedelta(days=30)
+
+
+def test_a_hit_naming_only_what_no_other_hit_names_is_as_old_as_those_things(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "Back in Corran for a wedding" (day 90) names only the old city, which no other hit
+    # names: it is as old as the city (day 5), under the move to Harwick (day 40).
+    records = [
+        _user("Grew up in Corran and still rent a room there.", 5),
+        _user("Moved into a flat in Harwick, finally.", 40),
+        _user("Back in Corran for a wedding, the rain never stops.", 90),
+        _user("The kettle broke again this morning.", 95),
+    ]
+    analyzer = Analyzer(stem=True, stopwords=True)
+    uf = facts_of({}, records, AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK), analyzer)
+    monkeypatch.setattr(novelty, "user_facts", lambda *_: uf)
+    head = records[1:]  # the hits to re-order: Corran is named by one of them only
+    since = named_since(None, None, analyzer, head)  # type: ignore[arg-type]
+    assert since == [T0 + timedelta(days=40), T0 + timedelta(days=5), None]
+    order = np.arange(3, dtype=np.intp)
+    assert newest_asserted(order, head, since).tolist() == [2, 0, 1]
