@@ -17,9 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import tempfile
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from now_bounds import ingest
 
 import recall
 
@@ -29,24 +30,20 @@ ANSWERABLE = ("current", "history", "crosslingual")
 def score(users: list[dict[str, Any]], asked: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """The figures for ``users`` (a timeline set's) and the questions ``asked`` of them."""
     empty = {"far": [0, 0], "near": [0, 0], "answerable": [0, 0]}
-    with tempfile.TemporaryDirectory() as d, recall.open(d) as mem:
-        now = datetime.now(UTC)
-        for u in users:
-            for s in sorted(u["sessions"], key=lambda s: -s["days_ago"]):
-                at = now - timedelta(days=s["days_ago"])
-                mem.update_memory(s["messages"], user_id=u["user_id"], at=at)
-        mem.flush()
-        for u in users:
-            uid = u["user_id"]
-            for q in asked.get(uid, []):
-                row = empty["near" if q["near"] else "far"]
-                row[0] += not mem.deep_recall(q["question"], user_id=uid, top_k=10)
-                row[1] += 1
-            for q in u["questions"]:
-                if q["type"] in ANSWERABLE:
-                    row = empty["answerable"]
-                    row[0] += not mem.deep_recall(q["question"], user_id=uid, top_k=10)
-                    row[1] += 1
+    with tempfile.TemporaryDirectory() as d:
+        ingest({"users": users}, Path(d))
+        with recall.open(d) as mem:
+
+            def ask(kind: str, uid: str, question: str) -> None:
+                empty[kind][0] += not mem.deep_recall(question, user_id=uid, top_k=10)
+                empty[kind][1] += 1
+
+            for u in users:
+                for q in asked.get(u["user_id"], []):
+                    ask("near" if q["near"] else "far", u["user_id"], q["question"])
+                for q in u["questions"]:
+                    if q["type"] in ANSWERABLE:
+                        ask("answerable", u["user_id"], q["question"])
     out: dict[str, Any] = {}
     for kind, (n_empty, n) in empty.items():
         out[f"{kind}_empty"] = n_empty

@@ -93,11 +93,8 @@ def shows_relevance(
     """Whether ``hit`` shows that memory holds something relevant to the query (the first
     step of :func:`apply_floor`): :func:`above_floor`, where the keyword rule and a current
     statement count only at a similarity of ``support`` or more (-1: at any)."""
-    if hit.vector_score is None or hit.vector_score >= min_similarity:
-        return above_floor(hit, keyword_coverage, min_similarity, min_keyword_coverage)
-    return hit.vector_score >= support and above_floor(
-        hit, keyword_coverage, min_similarity, min_keyword_coverage
-    )
+    weak = hit.vector_score is not None and hit.vector_score < min(min_similarity, support)
+    return not weak and above_floor(hit, keyword_coverage, min_similarity, min_keyword_coverage)
 
 
 def apply_floor(

@@ -54,15 +54,11 @@ def hits_at(
     return hits
 
 
-def _said(r: Record) -> list[str]:
-    """The user's words in ``r``: the "User:" lines of a stored exchange, else the text."""
-    return user_lines(r.text)
-
-
 def _states(r: Record) -> bool:
     """Whether ``r`` states something as it is (recall.text.stance): a plan, a wish or a
     question ("thinking of trying the gym on Elm Street") changes nothing that holds."""
-    return any(asserted_sentences(line) for line in _said(r))
+    # The user's words: the "User:" lines of a stored exchange, else the text.
+    return any(asserted_sentences(line) for line in user_lines(r.text))
 
 
 def newest_asserted(

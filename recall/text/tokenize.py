@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable
 from functools import lru_cache
 
-__all__ = ["BASE_TOKENIZER", "CJK_CHARS", "has_cjk", "token_tuple", "tokenize"]
+__all__ = ["BASE_TOKENIZER", "CJK_CHARS", "has_cjk", "pos_tags", "token_tuple", "tokenize"]
 
 # CJK unified ideographs (+ extension A, compatibility), kana and hangul: scripts written
 # without spaces, which need a segmenter rather than a word regex.
@@ -37,6 +37,16 @@ def _jieba() -> Callable[[str], list[str]]:
                 jieba.initialize()
                 _jieba_cut = jieba.lcut_for_search
     return _jieba_cut
+
+
+def pos_tags(text: str) -> list[tuple[str, str]]:
+    """``text``'s words as jieba's tagger cuts them, each with its part-of-speech tag
+    ("ns" a place, "nr" a person, "eng" a word in Latin letters, ...); jieba loaded once,
+    quietly, as for :func:`tokenize`."""
+    _jieba()
+    import jieba.posseg  # its tables load with the module, under the import lock
+
+    return [(p.word, p.flag) for p in jieba.posseg.lcut(text)]
 
 
 def has_cjk(text: str) -> bool:

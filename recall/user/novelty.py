@@ -20,10 +20,8 @@ list: measured in benchmarks/README.md ("the newest thing a hit names").
 
 from __future__ import annotations
 
-import logging
-import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
 
@@ -34,6 +32,7 @@ from ..text import has_cjk
 from ..text.analyzer import Analyzer
 from ..text.speakers import without_labels
 from ..text.stance import names_in
+from ..text.tokenize import pos_tags
 from .asked import user_facts
 
 __all__ = ["named_since", "things_named"]
@@ -44,23 +43,6 @@ SHARED = 2
 #: of a word written in Latin letters inside Chinese text ("Excel", "SaaS").
 _PROPER = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "eng"})
 
-_lock = threading.Lock()
-_tag: Callable[[str], list[tuple[str, str]]] | None = None
-
-
-def _tagger() -> Callable[[str], list[tuple[str, str]]]:
-    # jieba's tagger loads its model on first use; once, quietly, under a lock.
-    global _tag
-    if _tag is None:
-        with _lock:
-            if _tag is None:
-                import jieba
-                import jieba.posseg
-
-                jieba.setLogLevel(logging.WARNING)
-                _tag = lambda text: [(p.word, p.flag) for p in jieba.posseg.lcut(text)]  # noqa: E731
-    return _tag
-
 
 @lru_cache(maxsize=16_384)
 def things_named(text: str) -> frozenset[str]:
@@ -68,7 +50,7 @@ def things_named(text: str) -> frozenset[str]:
     text = without_labels(text)  # a stored exchange's "User:" names nobody
     out = set(names_in(text))
     if has_cjk(text):
-        out |= {w for w, flag in _tagger()(text) if flag in _PROPER and len(w.strip()) >= 2}
+        out |= {w for w, flag in pos_tags(text) if flag in _PROPER and len(w.strip()) >= 2}
     return frozenset(out)
 
 

@@ -45,6 +45,16 @@ def _user(text: str, day: int) -> Record:
     )
 
 
+def _since(
+    monkeypatch: pytest.MonkeyPatch, records: list[Record], head: list[Record]
+) -> list[datetime | None]:
+    """:func:`named_since` of ``head``, the user's words being ``records``."""
+    analyzer = Analyzer(stem=True, stopwords=True)
+    uf = facts_of({}, records, AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK), analyzer)
+    monkeypatch.setattr(novelty, "user_facts", lambda *_: uf)
+    return named_since(None, None, analyzer, head)  # type: ignore[arg-type]
+
+
 def test_a_hit_is_dated_by_the_newest_shared_thing_it_names(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -53,10 +63,7 @@ def test_a_hit_is_dated_by_the_newest_shared_thing_it_names(
         _user("I signed the lease with Mr Okafor, my new landlord, today.", 60),
         _user("Honestly Mr Pryce still has my deposit.", 100),
     ]
-    analyzer = Analyzer(stem=True, stopwords=True)
-    uf = facts_of({}, records, AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK), analyzer)
-    monkeypatch.setattr(novelty, "user_facts", lambda *_: uf)
-    since = named_since(None, None, analyzer, records)  # type: ignore[arg-type]
+    since = _since(monkeypatch, records, records)
     # Pryce is named by two of the hits and was first said on day 1; Okafor by one only,
     # first said there: that hit is dated by it, its own day.
     assert since == [T0 + timedelta(days=1), T0 + timedelta(days=60), T0 + timedelta(days=1)]
@@ -77,10 +84,7 @@ def test_a_hit_is_never_dated_after_it_was_said(monkeypatch: pytest.MonkeyPatch)
         _user("Why would anyone leave Corran, my sister asked.", 40),
         reply,
     ]
-    analyzer = Analyzer(stem=True, stopwords=True)
-    uf = facts_of({}, records, AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK), analyzer)
-    monkeypatch.setattr(novelty, "user_facts", lambda *_: uf)
-    since = named_since(None, None, analyzer, records)  # type: ignore[arg-type]
+    since = _since(monkeypatch, records, records)
     assert since[2] == T0 + timedelta(days=10)  # not day 40, when the user first said Corran
     assert since[0] == T0 + timedelta(days=30)
 
@@ -96,11 +100,8 @@ def test_a_hit_naming_only_what_no_other_hit_names_is_as_old_as_those_things(
         _user("Back in Corran for a wedding, the rain never stops.", 90),
         _user("The kettle broke again this morning.", 95),
     ]
-    analyzer = Analyzer(stem=True, stopwords=True)
-    uf = facts_of({}, records, AttributeSpace(adapt_embedder(HashEmbedder()), bank=BANK), analyzer)
-    monkeypatch.setattr(novelty, "user_facts", lambda *_: uf)
     head = records[1:]  # the hits to re-order: Corran is named by one of them only
-    since = named_since(None, None, analyzer, head)  # type: ignore[arg-type]
+    since = _since(monkeypatch, records, head)
     assert since == [T0 + timedelta(days=40), T0 + timedelta(days=5), None]
     order = np.arange(3, dtype=np.intp)
     assert newest_asserted(order, head, since).tolist() == [2, 0, 1]
