@@ -18,7 +18,7 @@ higher (:func:`impute_keyword`). Same-language pairs keep today's scores exactly
 English-only memories (LoCoMo) and Chinese-only ones (MemDaily) rank as before. The
 factors stay 1: other values did no better on the project's own development set
 (``benchmarks/crosslang.py``, ``tests/data/crosslang.jsonl``). The scaled score is what the
-relevance floor (:mod:`.floor`) reads, against the query's own threshold. Embedders that
+relevance floor (:mod:`.floor`) reads, a USE-scored record against USE's threshold. Embedders that
 are not such a composite are left as they are.
 """
 

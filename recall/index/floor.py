@@ -27,10 +27,13 @@ Coverage rather than the raw BM25 score: BM25 grows with the collection's size (
 threshold calibrated on 600 turns would reject every keyword match in a memory of ten. A
 query holding CJK text is scored by USE-multilingual, whose cosines run lower: its
 threshold is ``min_similarity_cjk`` (both steps), calibrated on MemDaily questions outside
-the evaluated sample (benchmarks/floor_cjk.py). ``min_similarity_support`` is on MiniLM's
-scale: a hit USE-multilingual scored (the query or the hit holding CJK text) takes it
-times ``min_similarity_cjk / min_similarity``. A degraded hit (no vector leg) is judged by
-its keywords alone.
+the evaluated sample (benchmarks/floor_cjk.py). A query without CJK text has USE score the
+hits that hold some (:mod:`.crosslang`): such a hit is judged on USE's scale too, every
+threshold times ``min_similarity_cjk / min_similarity`` (an English question about a fact
+said in Chinese scored 0.13-0.20 and got "nothing relevant": 3 questions of timeline_dev,
+benchmarks/README.md). ``min_similarity_support`` is on MiniLM's scale and takes the same
+factor for every USE-scored hit. A degraded hit (no vector leg) is judged by its keywords
+alone.
 
 The retriever applies it to every query's hits (:func:`floor_hits`, with the time windows'
 say: :func:`~recall.index.window.keep_in_window`); the facade holds no part of it.
@@ -105,6 +108,7 @@ def apply_floor(
     min_keyword_coverage: float,
     tail_similarity: float | None = None,
     support: Callable[[Hit], float] | None = None,
+    scale_of: Callable[[Hit], float] | None = None,
 ) -> list[Hit]:
     """``hits`` (order kept) less those under the floor.
 
@@ -113,21 +117,27 @@ def apply_floor(
     :func:`shows_relevance`; no ``support``: at any); then the hits under ``tail_similarity``
     (at most ``min_similarity``; default the same) are dropped. A lower tail keeps the
     weaker relevant hits of an answerable query (SciFact's claims against abstracts) while
-    an unrelated query still gets nothing.
+    an unrelated query still gets nothing. ``scale_of``: a factor on both thresholds for
+    each hit (1: none), for hits a model with another scale scored.
     """
     if min_similarity <= -1:
         return list(hits)
     terms = frozenset(analyzer.tokens(query))
     covered = [(h, coverage(terms, analyzer.tokens(h.text))) for h in hits]
+    scales = [1.0 if scale_of is None else scale_of(h) for h in hits]
+    gate = [min_similarity * k for k in scales]
     if not any(
-        shows_relevance(
-            h, c, min_similarity, min_keyword_coverage, -1.0 if support is None else support(h)
-        )
-        for h, c in covered
+        shows_relevance(h, c, g, min_keyword_coverage, -1.0 if support is None else support(h))
+        for (h, c), g in zip(covered, gate, strict=True)
     ):
         return []
-    tail = min_similarity if tail_similarity is None else min(tail_similarity, min_similarity)
-    return [h for h, c in covered if above_floor(h, c, tail, min_keyword_coverage)]
+    low = min_similarity if tail_similarity is None else min(tail_similarity, min_similarity)
+    tail = [low * k for k in scales]
+    return [
+        h
+        for (h, c), t in zip(covered, tail, strict=True)
+        if above_floor(h, c, t, min_keyword_coverage)
+    ]
 
 
 def floor_hits(
@@ -136,13 +146,20 @@ def floor_hits(
     """A query's ``hits`` (order kept) less those under the floor of settings ``r``, the
     hits inside the request's time windows aside (:func:`~recall.index.window.keep_in_window`)."""
     floor = similarity_floor(req.query, r.min_similarity, r.min_similarity_cjk)
-    # USE-multilingual's cosines run lower: its hits' support is scaled as its floor is.
+    # USE-multilingual's cosines run lower: a hit it scored (the query or the hit holding
+    # CJK text, recall.index.crosslang) is judged on its scale, floor and support alike.
     use_scale = r.min_similarity_cjk / r.min_similarity if r.min_similarity > 0 else 1.0
     query_cjk = has_cjk(req.query)
 
+    def by_use(hit: Hit) -> bool:
+        return query_cjk or has_cjk(hit.text)
+
     def support(hit: Hit) -> float:
-        scaled = query_cjk or has_cjk(hit.text)
-        return r.min_similarity_support * (use_scale if scaled else 1.0)
+        return r.min_similarity_support * (use_scale if by_use(hit) else 1.0)
+
+    def scale_of(hit: Hit) -> float:
+        # A CJK query's floor is USE's already.
+        return use_scale if by_use(hit) and not query_cjk else 1.0
 
     kept = apply_floor(
         hits,
@@ -152,5 +169,6 @@ def floor_hits(
         r.min_keyword_coverage,
         tail_similarity=r.min_similarity_tail,
         support=support if r.min_similarity_support > -1 else None,
+        scale_of=scale_of,
     )
     return keep_in_window(hits, kept, req)

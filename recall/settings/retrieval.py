@@ -97,7 +97,9 @@ class RetrievalSettings(_Group):
         ge=-1.0,
         le=1.0,
         description="min_similarity for a query holding CJK text, which USE-multilingual "
-        "scores with lower cosines than MiniLM (-1: no floor for such queries).",
+        "scores with lower cosines than MiniLM; a hit holding CJK text that USE scored for "
+        "another query is judged at the thresholds times min_similarity_cjk / "
+        "min_similarity (-1: no floor for such queries).",
     )
     cross_language_scale: float = Field(
         1.0,

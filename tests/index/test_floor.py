@@ -108,6 +108,22 @@ def test_chinese_queries_have_their_own_threshold(
         assert mem.deep_recall("钨的沸点是多少？", user_id="u1") == []
 
 
+@pytest.mark.real_model
+def test_a_hit_in_the_other_language_is_judged_on_its_own_model_s_scale(
+    settings: recall.Settings, embedder: recall.Embedder
+) -> None:
+    # An English question scores a Chinese memory by USE-multilingual, whose cosines run
+    # lower (0.197 here): the English threshold (0.25) answered "nothing relevant" although
+    # memory held the answer; judged at min_similarity_cjk it is found.
+    with recall.open(settings=settings) as mem:
+        mem.add("上周三我和妈妈去超市买了一台新的咖啡机。", user_id="u1")
+        mem.add("Our dog Biscuit loves the beach at Ostia.", user_id="u1")
+        hits = mem.deep_recall("What appliance did we buy recently?", user_id="u1")
+        assert [h.text for h in hits] == ["上周三我和妈妈去超市买了一台新的咖啡机。"]
+        assert hits[0].vector_score is not None and 0.125 <= hits[0].vector_score < 0.25
+        assert mem.deep_recall("What is the boiling point of tungsten?", user_id="u1") == []
+
+
 def test_nothing_unless_one_hit_passes_then_a_lower_tail() -> None:
     analyzer = Analyzer(stem=True, stopwords=True)
     strong, weak, junk = _hit(0.0, 0.5, 0), _hit(0.0, 0.2, 1), _hit(0.0, 0.05, 2)
