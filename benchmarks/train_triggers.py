@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/train_triggers.py [--folds 5] [--frozen] [--out FILE.json]
 
-A logistic regression (scikit-learn, the dev install's; L2, C=64) over the hashed n-gram
+A logistic regression (``ngram_fit.py``; L2, C=64) over the hashed n-gram
 features of :func:`recall.triggers.features`, fitted on every packaged example; only its
 non-zero weights are shipped. Printed: the rates of a 5-fold cross-validation over the
 examples written from the brief (each fold fitted on the rest of the bank), and with
@@ -20,29 +20,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from sklearn.linear_model import LogisticRegression
+from ngram_fit import fit, matrix, save
 
 from recall import triggers
 
 C = 64.0
 FROZEN = Path(__file__).parents[1] / "tests" / "data" / "triggers_frozen.tsv"
-
-
-def matrix(texts: list[str], columns: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
-    """The texts' features over ``columns`` (the features the bank uses), dense."""
-    where = {int(c): j for j, c in enumerate(columns)}
-    out = np.zeros((len(texts), len(columns)), dtype=np.float32)
-    for i, t in enumerate(texts):
-        for k, v in triggers.features(t).items():
-            if k in where:
-                out[i, where[k]] = v
-    return out
-
-
-def fit(texts: list[str], labels: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.intp], Any]:
-    columns = np.array(sorted({k for t in texts for k in triggers.features(t)}), dtype=np.intp)
-    model = LogisticRegression(C=C, max_iter=5_000).fit(matrix(texts, columns), labels)
-    return columns, model
 
 
 def rates(
@@ -91,7 +74,7 @@ def main() -> None:
     pred = np.zeros(len(rows), dtype=bool)
     for f in range(args.folds):
         test = brief & (fold == f)
-        columns, model = fit([t for t, s in zip(texts, test, strict=True) if not s], y[~test])
+        columns, model = fit([t for t, s in zip(texts, test, strict=True) if not s], y[~test], C)
         pred[test] = model.predict(
             matrix([t for t, s in zip(texts, test, strict=True) if s], columns)
         )
@@ -103,19 +86,11 @@ def main() -> None:
     }
     print(f"{len(rows)} examples ({int(brief.sum())} from the brief), C={C}")
     show("cross-validated", result["cross_validated"])
-    columns, model = fit(texts, y)
-    weights = model.coef_[0]
-    keep = np.flatnonzero(weights)
+    columns, model = fit(texts, y, C)
     out = Path(triggers.__file__).with_name("triggers.npz")
-    np.savez_compressed(
-        out,
-        index=columns[keep].astype(np.int32),
-        weight=weights[keep].astype(np.float16),
-        bias=np.array(model.intercept_[0]),
-        key=np.array(triggers.bank_key()),
-    )
+    kept = save(out, columns, model, triggers.bank_key())
     triggers._model.cache_clear()
-    print(f"  wrote {out} ({len(keep):,} weights)")
+    print(f"  wrote {out} ({kept:,} weights)")
     if args.frozen:
         with FROZEN.open(encoding="utf-8", newline="") as fh:
             frozen = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))

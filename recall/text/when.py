@@ -12,7 +12,10 @@ week, "last month" the previous calendar month, "in March" the latest March that
 (this year's, else last year's). Seasons are the northern meteorological ones (summer:
 June to August); "last summer" is the latest summer that has ended. "A few days ago",
 "the other day" and 前几天 are the week before today; "N days ago" is that day and one day
-either side, since people round.
+either side, since people round; for the same reason "N months ago" (两个月前, "half a
+year ago") is the month of days centred on that day N months back, not a calendar month
+("two months ago" on 28 November reaches from mid-September to mid-October, where the
+calendar September missed the fortnight after it).
 
 Near-misses are left alone: a month name needs a preposition or a determiner before it
 ("March is a nice name", "May I ask" name no time); "the last week of the trip" is a
@@ -25,7 +28,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
+
+from .periods import days as _days
+from .periods import months as _months
+from .periods import months_ago as _months_ago
+from .periods import months_back as _months_back
+from .periods import named_month as _named_month
+from .periods import season as _season
+from .periods import week as _week
+from .periods import weekday as _weekday
+from .periods import weekend as _weekend
+from .periods import year as _year
 
 __all__ = ["Window", "resolve"]
 
@@ -69,76 +83,6 @@ def _zh_number(text: str) -> int:
         tens, _, ones = text.partition("十")
         return (_DIGITS_ZH.get(tens, 1) if tens else 1) * 10 + (_DIGITS_ZH.get(ones, 0))
     return _DIGITS_ZH.get(text, 0)
-
-
-# --- calendar helpers -----------------------------------------------------------------
-def _day(now: datetime, days_back: int = 0) -> datetime:
-    start = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    return start - timedelta(days=days_back)
-
-
-def _days(now: datetime, back_from: int, back_to: int) -> tuple[datetime, datetime]:
-    """Whole days from ``back_from`` days ago to ``back_to`` days ago, inclusive."""
-    return _day(now, back_from), _day(now, back_to) + timedelta(days=1)
-
-
-def _week(now: datetime, weeks_back: int) -> tuple[datetime, datetime]:
-    monday = _day(now, now.weekday()) - timedelta(weeks=weeks_back)
-    return monday, monday + timedelta(weeks=1)
-
-
-def _month_start(year: int, month: int, tz: object) -> datetime:
-    year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
-    return datetime(year, month, 1, tzinfo=tz)  # type: ignore[arg-type]
-
-
-def _months(now: datetime, year: int, month: int, count: int = 1) -> tuple[datetime, datetime]:
-    return _month_start(year, month, now.tzinfo), _month_start(year, month + count, now.tzinfo)
-
-
-def _months_back(now: datetime, n: int) -> tuple[datetime, datetime]:
-    return _months(now, now.year, now.month - n)
-
-
-def _named_month(now: datetime, month: int, year: int | None) -> tuple[datetime, datetime]:
-    """That month of ``year``, else the latest one that has begun."""
-    if year is None:
-        year = now.year if month <= now.month else now.year - 1
-    return _months(now, year, month)
-
-
-def _year(now: datetime, years_back: int) -> tuple[datetime, datetime]:
-    return _months(now, now.year - years_back, 1, 12)
-
-
-def _season(now: datetime, first: int, which: str) -> tuple[datetime, datetime]:
-    """``which``: "last" (the latest that has ended), "prev_year" (the one that began last
-    year), or "" and "this" (the latest that has begun)."""
-    year = now.year if _month_start(now.year, first, now.tzinfo) <= now else now.year - 1
-    if which == "prev_year":
-        year = now.year - 1
-    start, end = _months(now, year, first, 3)
-    if which == "last" and end > now:
-        start, end = _months(now, year - 1, first, 3)
-    return start, end
-
-
-def _weekday(now: datetime, weekday: int, weeks_back: int = 0) -> tuple[datetime, datetime]:
-    """The latest such weekday before today (or that day of the week ``weeks_back`` ago)."""
-    if weeks_back:
-        monday, _ = _week(now, weeks_back)
-        start = monday + timedelta(days=weekday)
-        return start, start + timedelta(days=1)
-    back = (now.weekday() - weekday) % 7 or 7
-    return _days(now, back, back)
-
-
-def _weekend(now: datetime) -> tuple[datetime, datetime]:
-    back = (now.weekday() - 5) % 7 or 7  # the latest Saturday before today
-    if now.weekday() == 6:
-        back = 8  # on a Sunday, "last weekend" is the one before this one
-    start = _day(now, back)
-    return start, start + timedelta(days=2)
 
 
 def _en_month(m: re.Match[str], now: datetime) -> tuple[datetime, datetime]:
@@ -189,7 +133,7 @@ def _en(pattern: str) -> re.Pattern[str]:
 _RULES: list[Rule] = [
     # English. "Half a year ago" first: a rule's words are not read again by a later one
     # ("a year ago").
-    (_en(r"\bhalf a year (?:ago|back|earlier)\b"), lambda _m, now: _months_back(now, 6)),
+    (_en(r"\bhalf a year (?:ago|back|earlier)\b"), lambda _m, now: _months_ago(now, 6)),
     (_en(r"\bhalf a month (?:ago|back|earlier)\b"), lambda _m, now: _days(now, 20, 10)),
     (_en(r"\bthe day before yesterday\b"), lambda _m, now: _days(now, 2, 2)),
     (_en(r"\b(?:yesterday|last night)\b"), lambda _m, now: _days(now, 1, 1)),
@@ -214,7 +158,7 @@ _RULES: list[Rule] = [
      lambda _m, now: _weekend(now)),
     (_en(r"\b(?:a few|several|some) months ago\b"),
      lambda _m, now: (_months_back(now, 5)[0], _months_back(now, 1)[1])),
-    (_en(rf"\b{_NUM} months? (?:ago|back|earlier)\b"), lambda m, now: _months_back(now, _n(m))),
+    (_en(rf"\b{_NUM} months? (?:ago|back|earlier)\b"), lambda m, now: _months_ago(now, _n(m))),
     (_en(r"(?<!\bthe )\blast month\b(?! of\b)"), lambda _m, now: _months_back(now, 1)),
     (_en(r"\bthis month\b"), lambda _m, now: _months_back(now, 0)),
     (_en(rf"\b{_NUM} years? (?:ago|back|earlier)\b"), lambda m, now: _year(now, _n(m))),
@@ -253,8 +197,8 @@ _RULES: list[Rule] = [
     (re.compile(r"(?<!上)上个?月"), lambda _m, now: _months_back(now, 1)),
     (re.compile(r"(?:这|本)个?月"), lambda _m, now: _months_back(now, 0)),
     (re.compile(r"([\d一两二三四五六七八九十]{1,3})个(?:多)?月(?:前|以前|之前)"),
-     lambda m, now: _months_back(now, _zh_number(m.group(1)))),
-    (re.compile(r"半年(?:前|以前|之前)"), lambda _m, now: _months_back(now, 6)),
+     lambda m, now: _months_ago(now, _zh_number(m.group(1)))),
+    (re.compile(r"半年(?:前|以前|之前)"), lambda _m, now: _months_ago(now, 6)),
     (re.compile(r"半个月(?:前|以前|之前)"), lambda _m, now: _days(now, 20, 10)),
     (re.compile(r"几个月(?:前|以前|之前)"),
      lambda _m, now: (_months_back(now, 5)[0], _months_back(now, 1)[1])),

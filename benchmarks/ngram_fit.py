@@ -1,0 +1,51 @@
+"""Fitting a :class:`recall.ngrams.NgramModel`: shared by the scripts that fit one
+(``train_triggers.py``, ``train_time_only.py``).
+
+A logistic regression (scikit-learn, the dev install's; L2) over the hashed n-gram
+features of :func:`recall.ngrams.features`; only its non-zero weights are shipped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from sklearn.linear_model import LogisticRegression
+
+from recall.ngrams import features
+
+
+def matrix(texts: list[str], columns: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
+    """The texts' features over ``columns`` (the features the bank uses), dense."""
+    where = {int(c): j for j, c in enumerate(columns)}
+    out = np.zeros((len(texts), len(columns)), dtype=np.float32)
+    for i, t in enumerate(texts):
+        for k, v in features(t).items():
+            if k in where:
+                out[i, where[k]] = v
+    return out
+
+
+def fit(
+    texts: list[str], labels: npt.NDArray[np.bool_], c: float
+) -> tuple[npt.NDArray[np.intp], Any]:
+    """A model fitted on ``texts``: the feature columns it reads and the regression."""
+    columns = np.array(sorted({k for t in texts for k in features(t)}), dtype=np.intp)
+    model = LogisticRegression(C=c, max_iter=5_000).fit(matrix(texts, columns), labels)
+    return columns, model
+
+
+def save(out: Path, columns: npt.NDArray[np.intp], model: Any, key: str) -> int:
+    """Write the fitted ``model``'s non-zero weights to ``out``; returns how many."""
+    weights = model.coef_[0]
+    keep = np.flatnonzero(weights)
+    np.savez_compressed(
+        out,
+        index=columns[keep].astype(np.int32),
+        weight=weights[keep].astype(np.float16),
+        bias=np.array(model.intercept_[0]),
+        key=np.array(key),
+    )
+    return len(keep)
