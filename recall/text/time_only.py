@@ -41,11 +41,11 @@ _PACKAGE = __package__ or "recall.text"
 #: Log-odds one word no time-only example uses takes off the model's: the n-grams read the
 #: frame of a question ("what did we talk about <time>"), and a subject added to that frame
 #: ("... about the marathon") is a word the frame never holds. On the examples, 5-fold:
-#: time-only questions found 81% -> 64%, topic questions taken 11% -> 2%.
-UNSEEN = 0.5
+#: time-only questions found 81% -> 65%, topic questions taken 11% -> 3%.
+UNSEEN = 1.0
 #: A question names only a time when the log-odds, less :data:`UNSEEN` per unseen word,
-#: exceed this: a topic question read as time-only loses what lies outside the window.
-LOGIT = 0.5
+#: exceed this (both chosen by cross-validation: benchmarks/README.md).
+LOGIT = 0.0
 
 
 @cache
