@@ -37,6 +37,38 @@ def fit(
     return columns, model
 
 
+def rates(
+    pred: npt.NDArray[np.bool_],
+    y: npt.NDArray[np.bool_],
+    langs: list[str],
+    positive: str,
+    negative: str,
+) -> dict[str, Any]:
+    """Per language and in all: the ``positive`` rows found and the ``negative`` ones taken."""
+    out: dict[str, Any] = {}
+    for lang in ("en", "zh", "all"):
+        sel = np.array([lang in ("all", g) for g in langs])
+        out[lang] = {
+            f"{positive}_found": int((pred & y & sel).sum()),
+            positive: int((y & sel).sum()),
+            f"{negative}_taken": int((pred & ~y & sel).sum()),
+            negative: int((~y & sel).sum()),
+        }
+    return out
+
+
+def show(name: str, r: dict[str, Any], positive: str, negative: str) -> None:
+    """Print :func:`rates`' figures, one line per language."""
+    pos, neg = positive.replace("_", "-"), negative.replace("_", "-")
+    for lang, v in r.items():
+        found, n_pos = v[f"{positive}_found"], v[positive]
+        taken, n_neg = v[f"{negative}_taken"], v[negative]
+        print(
+            f"  {name:<16} {lang:<3} {pos} found {found}/{n_pos} ({found / max(1, n_pos):.1%}),"
+            f" {neg} taken {taken}/{n_neg} ({taken / max(1, n_neg):.1%})"
+        )
+
+
 def save(out: Path, columns: npt.NDArray[np.intp], model: Any, key: str) -> int:
     """Write the fitted ``model``'s non-zero weights to ``out``; returns how many."""
     weights = model.coef_[0]

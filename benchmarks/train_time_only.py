@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
-from ngram_fit import fit, matrix, save
+from ngram_fit import fit, matrix, rates, save, show
 
 from recall.text import time_only
 from recall.text.when import resolve
@@ -44,30 +43,6 @@ def prepared(text: str) -> str:
     """The text the model reads: the time it names masked (unmasked when none is read)."""
     found = resolve(text, NOW)
     return text if found is None else time_only.masked(text, found)
-
-
-def rates(
-    pred: npt.NDArray[np.bool_], y: npt.NDArray[np.bool_], langs: list[str]
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for lang in ("en", "zh", "all"):
-        sel = np.array([lang in ("all", g) for g in langs])
-        out[lang] = {
-            "time_only_found": int((pred & y & sel).sum()),
-            "time_only": int((y & sel).sum()),
-            "topic_taken": int((pred & ~y & sel).sum()),
-            "topic": int((~y & sel).sum()),
-        }
-    return out
-
-
-def show(name: str, r: dict[str, Any]) -> None:
-    for lang, v in r.items():
-        print(
-            f"  {name:<16} {lang:<3} time-only found {v['time_only_found']}/{v['time_only']}"
-            f" ({v['time_only_found'] / max(1, v['time_only']):.1%}), topic questions taken "
-            f"{v['topic_taken']}/{v['topic']} ({v['topic_taken'] / max(1, v['topic']):.1%})"
-        )
 
 
 def main() -> None:
@@ -93,10 +68,16 @@ def main() -> None:
         pred[test] = [time_only.judged(z, n) for z, n in zip(scores, unseen, strict=True)]
     # Only a question a time was read in is ever judged (recall.inputs.time_window).
     read_in = np.array([resolve(t, NOW) is not None for _, _, t in rows])
-    cv = rates(pred[read_in], y[read_in], [g for g, r in zip(langs, read_in, strict=True) if r])
+    cv = rates(
+        pred[read_in],
+        y[read_in],
+        [g for g, r in zip(langs, read_in, strict=True) if r],
+        "time_only",
+        "topic",
+    )
     result: dict[str, Any] = {"examples": len(rows), "C": C, "cross_validated": cv}
     print(f"{len(rows)} examples ({int(read_in.sum())} with a time read: scored), C={C}")
-    show("cross-validated", result["cross_validated"])
+    show("cross-validated", result["cross_validated"], "time_only", "topic")
     columns, model = fit(texts, y, C)
     out = Path(time_only.__file__).with_name("time_only.npz")
     kept = save(out, columns, model, time_only.bank_key())
@@ -107,9 +88,9 @@ def main() -> None:
         scored = [(row, w) for row in every if (w := resolve(row[2], NOW)) is not None]
         fp = np.array([time_only.names_only_time(row[2], w) for row, w in scored])
         fy = np.array([row[0] for row, _ in scored])
-        result["frozen"] = rates(fp, fy, [row[1] for row, _ in scored])
+        result["frozen"] = rates(fp, fy, [row[1] for row, _ in scored], "time_only", "topic")
         result["frozen_time_read"] = len(scored)
-        show("frozen", result["frozen"])
+        show("frozen", result["frozen"], "time_only", "topic")
         print(f"  frozen: a time read in {len(scored)}/{len(every)} (the rows scored)")
     if args.out:
         args.out.write_text(json.dumps(result, indent=2) + "\n")

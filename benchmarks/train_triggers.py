@@ -19,38 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
-from ngram_fit import fit, matrix, save
+from ngram_fit import fit, matrix, rates, save, show
 
 from recall import triggers
 
 C = 64.0
 FROZEN = Path(__file__).parents[1] / "tests" / "data" / "triggers_frozen.tsv"
-
-
-def rates(
-    pred: npt.NDArray[np.bool_], y: npt.NDArray[np.bool_], langs: list[str]
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for lang in ("en", "zh", "all"):
-        sel = np.array([lang in ("all", g) for g in langs])
-        out[lang] = {
-            "requests_found": int((pred & y & sel).sum()),
-            "requests": int((y & sel).sum()),
-            "non_requests_taken": int((pred & ~y & sel).sum()),
-            "non_requests": int((~y & sel).sum()),
-        }
-    return out
-
-
-def show(name: str, r: dict[str, Any]) -> None:
-    for lang, v in r.items():
-        print(
-            f"  {name:<16} {lang:<3} requests found {v['requests_found']}/{v['requests']}"
-            f" ({v['requests_found'] / max(1, v['requests']):.1%}), non-requests taken "
-            f"{v['non_requests_taken']}/{v['non_requests']}"
-            f" ({v['non_requests_taken'] / max(1, v['non_requests']):.1%})"
-        )
 
 
 def main() -> None:
@@ -81,11 +55,15 @@ def main() -> None:
     langs = [g for _, g, _, _ in rows]
     result: dict[str, Any] = {
         "cross_validated": rates(
-            pred[brief], y[brief], [g for g, b in zip(langs, brief, strict=True) if b]
+            pred[brief],
+            y[brief],
+            [g for g, b in zip(langs, brief, strict=True) if b],
+            "requests",
+            "non_requests",
         )
     }
     print(f"{len(rows)} examples ({int(brief.sum())} from the brief), C={C}")
-    show("cross-validated", result["cross_validated"])
+    show("cross-validated", result["cross_validated"], "requests", "non_requests")
     columns, model = fit(texts, y, C)
     out = Path(triggers.__file__).with_name("triggers.npz")
     kept = save(out, columns, model, triggers.bank_key())
@@ -96,8 +74,8 @@ def main() -> None:
             frozen = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
         fp = np.array([triggers.wants_deep_recall(r["text"]) for r in frozen])
         fy = np.array([r["label"] == "request" for r in frozen])
-        result["frozen"] = rates(fp, fy, [r["lang"] for r in frozen])
-        show("frozen", result["frozen"])
+        result["frozen"] = rates(fp, fy, [r["lang"] for r in frozen], "requests", "non_requests")
+        show("frozen", result["frozen"], "requests", "non_requests")
     if args.out:
         args.out.write_text(json.dumps(result, indent=2) + "\n")
 
