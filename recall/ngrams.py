@@ -1,8 +1,8 @@
 """A linear model over a text's hashed character and word n-grams, learned from examples.
 
-The readers that must tell two kinds of short text apart in any phrasing, en and zh
-(:mod:`recall.triggers`: does a turn ask to remember; :mod:`recall.text.time_only`: does a question
-ask about nothing but a time) are such models rather than lists of cue words. The
+The readers that must tell two kinds of short text apart in any phrasing, en and zh, are
+such models rather than lists of cue words: :mod:`recall.triggers` (does a turn ask to
+remember?) and :mod:`recall.text.time_only` (does a question ask about nothing but a time?). The
 features are character n-grams (1 to 5, which read Chinese without a segmenter) and word
 n-grams (1 to 3) hashed into :data:`FEATURES` columns, square-rooted counts scaled to
 unit length. A model is a packaged ``.npz`` (its non-zero weights, bias and the key of

@@ -23,6 +23,7 @@ __all__ = [
 
 
 def day(now: datetime, days_back: int = 0) -> datetime:
+    """The start (midnight) of the day ``days_back`` days before ``now``'s."""
     start = now.replace(hour=0, minute=0, second=0, microsecond=0)
     return start - timedelta(days=days_back)
 
@@ -33,20 +34,24 @@ def days(now: datetime, back_from: int, back_to: int) -> tuple[datetime, datetim
 
 
 def week(now: datetime, weeks_back: int) -> tuple[datetime, datetime]:
+    """Monday to Sunday of the week ``weeks_back`` weeks before ``now``'s."""
     monday = day(now, now.weekday()) - timedelta(weeks=weeks_back)
     return monday, monday + timedelta(weeks=1)
 
 
 def month_start(year: int, month: int, tz: object) -> datetime:
+    """The first instant of ``month`` of ``year`` (a month past 12 or under 1 rolls over)."""
     year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
     return datetime(year, month, 1, tzinfo=tz)  # type: ignore[arg-type]
 
 
 def months(now: datetime, year: int, month: int, count: int = 1) -> tuple[datetime, datetime]:
+    """``count`` calendar months from ``month`` of ``year``."""
     return month_start(year, month, now.tzinfo), month_start(year, month + count, now.tzinfo)
 
 
 def months_back(now: datetime, n: int) -> tuple[datetime, datetime]:
+    """The calendar month ``n`` months before ``now``'s ("last month": 1)."""
     return months(now, now.year, now.month - n)
 
 
@@ -71,6 +76,7 @@ def named_month(now: datetime, month: int, year: int | None) -> tuple[datetime, 
 
 
 def year(now: datetime, years_back: int) -> tuple[datetime, datetime]:
+    """The calendar year ``years_back`` years before ``now``'s."""
     return months(now, now.year - years_back, 1, 12)
 
 
@@ -97,6 +103,7 @@ def weekday(now: datetime, weekday: int, weeks_back: int = 0) -> tuple[datetime,
 
 
 def weekend(now: datetime) -> tuple[datetime, datetime]:
+    """Saturday and Sunday of the latest weekend before today ("last weekend")."""
     back = (now.weekday() - 5) % 7 or 7  # the latest Saturday before today
     if now.weekday() == 6:
         back = 8  # on a Sunday, "last weekend" is the one before this one

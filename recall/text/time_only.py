@@ -5,13 +5,14 @@ is the whole question: deep_recall applies it as a hard window (:func:`recall.in
 time_window`) instead of the soft prior a question with a topic gets ("what did I say about
 the marathon last week?"). It is not a list of asking words (such a list read 4 of 108
 time-only questions written by others): a linear model over the question's character and
-word n-grams (:mod:`recall.ngrams`), the time it names masked, learned from 360 questions in en
-and zh written from a brief by a helper who read no code (``time_only.tsv``: what we
-talked about then, in every voice: "What did Priya and I chat about last week?", "用户上周
-聊了什么", "last week conversation recap"; and topic questions naming a time, look-alikes
-among them: "What did I tell you about Priya last week?"). ``benchmarks/
-train_time_only.py`` fits it into ``time_only.npz``; a frozen split written by another
-helper measures it (benchmarks/README.md).
+word n-grams (:mod:`recall.ngrams`), the time it names masked, learned from 717 questions
+in en and zh written from a brief by two helpers who read no code (``time_only.tsv``:
+what we talked about then, in every voice: "What did Priya and I chat about last week?",
+"用户上周聊了什么", "last week conversation recap"; and topic questions naming a time,
+look-alikes among them: "What did I tell you about Priya last week?"), less
+:data:`UNSEEN` for each word no time-only example uses. ``benchmarks/train_time_only.py``
+fits it into ``time_only.npz``; a frozen split written by a third helper measures it
+(benchmarks/README.md).
 """
 
 from __future__ import annotations
