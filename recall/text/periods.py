@@ -62,9 +62,9 @@ HALF_MONTH = 15
 def months_ago(now: datetime, n: int) -> tuple[datetime, datetime]:
     """The month of days centred on the same day ``n`` months back (its day clamped to that
     month's length): whoever says "two months ago" rounds to the nearest month."""
-    year, month = now.year + (now.month - 1 - n) // 12, (now.month - 1 - n) % 12 + 1
-    last = (month_start(year, month + 1, now.tzinfo) - timedelta(days=1)).day
-    centre = (now.date() - now.replace(year=year, month=month, day=min(now.day, last)).date()).days
+    first, after = months_back(now, n)
+    same_day = first.replace(day=min(now.day, (after - timedelta(days=1)).day))
+    centre = (now.date() - same_day.date()).days
     return days(now, centre + HALF_MONTH, max(centre - HALF_MONTH, 0))
 
 
