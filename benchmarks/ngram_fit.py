@@ -69,8 +69,13 @@ def show(name: str, r: dict[str, Any], positive: str, negative: str) -> None:
         )
 
 
-def save(out: Path, columns: npt.NDArray[np.intp], model: Any, key: str) -> int:
-    """Write the fitted ``model``'s non-zero weights to ``out``; returns how many."""
+def fit_and_save(
+    texts: list[str], labels: npt.NDArray[np.bool_], c: float, out: Path, key: str
+) -> int:
+    """Fit on every one of ``texts`` (:func:`fit`) and write the model's non-zero weights,
+    its bias and ``key`` (the examples' :func:`recall.ngrams.examples_key`) to ``out``;
+    returns how many weights were written."""
+    columns, model = fit(texts, labels, c)
     weights = model.coef_[0]
     keep = np.flatnonzero(weights)
     np.savez_compressed(

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from ngram_fit import fit, matrix, rates, save, show
+from ngram_fit import fit, fit_and_save, matrix, rates, show
 
 from recall.text import time_only
 from recall.text.when import resolve
@@ -78,9 +78,8 @@ def main() -> None:
     result: dict[str, Any] = {"examples": len(rows), "C": C, "cross_validated": cv}
     print(f"{len(rows)} examples ({int(read_in.sum())} with a time read: scored), C={C}")
     show("cross-validated", result["cross_validated"], "time_only", "topic")
-    columns, model = fit(texts, y, C)
     out = Path(time_only.__file__).with_name("time_only.npz")
-    kept = save(out, columns, model, time_only.bank_key())
+    kept = fit_and_save(texts, y, C, out, time_only.bank_key())
     time_only._model.cache_clear()
     print(f"  wrote {out} ({kept:,} weights); time-only above log-odds {time_only.LOGIT}")
     if args.frozen:

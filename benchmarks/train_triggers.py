@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from ngram_fit import fit, matrix, rates, save, show
+from ngram_fit import fit, fit_and_save, matrix, rates, show
 
 from recall import triggers
 
@@ -64,9 +64,8 @@ def main() -> None:
     }
     print(f"{len(rows)} examples ({int(brief.sum())} from the brief), C={C}")
     show("cross-validated", result["cross_validated"], "requests", "non_requests")
-    columns, model = fit(texts, y, C)
     out = Path(triggers.__file__).with_name("triggers.npz")
-    kept = save(out, columns, model, triggers.bank_key())
+    kept = fit_and_save(texts, y, C, out, triggers.bank_key())
     triggers._model.cache_clear()
     print(f"  wrote {out} ({kept:,} weights)")
     if args.frozen:
