@@ -164,6 +164,7 @@ def recall_request(
     try:
         start, end, prior = time_window(query, since, until, now, settings)
         return RecallRequest(
+            loose=(since, until) == (None, None) and start is not None,
             query=query,
             user_id=uid,
             top_k=top_k,

@@ -197,6 +197,10 @@ class RecallRequest(BaseModel):
     #: A soft window (the query's own "last week", recall.text.when): records inside it are
     #: candidates and rank ahead by ``retrieval.time_prior_boost``; the rest still count.
     prior: tuple[datetime, datetime] | None = None
+    #: ``since``/``until`` were read from the query, which names nothing but a time ("what
+    #: did we talk about last week?"): with no record inside they widen to the nearest
+    #: one (recall.index.window.widened) instead of answering nothing.
+    loose: bool = False
 
     @field_validator("query")
     @classmethod

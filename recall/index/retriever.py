@@ -145,7 +145,7 @@ class Retriever:
             query = self.user.first_person(req.query, part, embedder, self.analyzer)
             req = req if query == req.query else req.model_copy(update={"query": query})
         pool = self.settings.retrieval.candidate_pool
-        hard = window.mask(part, req.since, req.until)
+        hard, req = window.hard(part, req)
         soft = window.mask(part, *req.prior) if req.prior else None
         with span("keyword"):
             kw_all = part.keyword.scores(req.query)
@@ -263,7 +263,7 @@ class Retriever:
         if part.matrix is not None:
             with span("vector"):
                 vec_all = crosslang.score_matrix(part.matrix, routes)
-            hard = window.mask(part, req.since, req.until)
+            hard, req = window.hard(part, req)
             ranked = vec_all if hard is None else np.where(hard, vec_all, -np.inf)
             return np.union1d(kw_top, _top(ranked, pool)), vec_all, False
         try:

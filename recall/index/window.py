@@ -7,12 +7,15 @@ record is a candidate (a question that names only a time shares no words with wh
 said then) and ranks ahead by ``retrieval.time_prior_boost``; records outside still count,
 so a time expression read wrongly ("last summer" said of a story) costs order, not recall.
 A window is itself a relevance signal for the relevance floor (:func:`keep_in_window`).
+A hard window read from a question that names only a time widens to the nearest record
+when it holds none (:func:`hard`): "what did we talk about last week?" asked on a Sunday,
+when the last talk was on Monday, is answered by Monday's talk rather than by nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 import numpy.typing as npt
@@ -20,10 +23,11 @@ import numpy.typing as npt
 from ..models import Hit, RecallRequest, as_utc
 from .partitions import Partition
 
-__all__ = ["Mask", "best_inside", "inside", "keep_in_window", "mask"]
+__all__ = ["Mask", "best_inside", "hard", "inside", "keep_in_window", "mask", "widened"]
 
 #: One bool per partition record: inside the window or not.
 Mask = npt.NDArray[np.bool_]
+_DAY = 86_400.0
 
 
 def _said(part: Partition) -> npt.NDArray[np.float64]:
@@ -48,6 +52,38 @@ def mask(part: Partition, start: datetime | None, end: datetime | None) -> Mask 
     if end is not None:
         keep &= times < as_utc(end).timestamp()
     return keep
+
+
+def hard(part: Partition, req: RecallRequest) -> tuple[Mask | None, RecallRequest]:
+    """The request's hard window over ``part``, and the request: as given, or (a window
+    read from the question, :attr:`~recall.models.RecallRequest.loose`, holding no record)
+    :func:`widened`, with the request's bounds widened too, which the floor reads."""
+    keep = mask(part, req.since, req.until)
+    if keep is None or keep.any() or not req.loose or req.since is None or req.until is None:
+        return keep, req
+    wider = widened(part, req.since, req.until)
+    if wider is None:
+        return keep, req
+    req = req.model_copy(update={"since": wider[0], "until": wider[1]})
+    return mask(part, *wider), req
+
+
+def widened(part: Partition, start: datetime, end: datetime) -> tuple[datetime, datetime] | None:
+    """``[start, end)`` widened on both sides, by whole days, until it holds the record
+    said nearest to it; None when that record lies further off than the window's own
+    length. People name calendar periods loosely ("last week" for six days ago); the
+    window's length bounds how loosely, so "last week" never reaches back months."""
+    times = _said(part)
+    if times.size == 0:
+        return None
+    s, e = as_utc(start).timestamp(), as_utc(end).timestamp()
+    before = times < s
+    # Whole days to reach each record: the start is inclusive, the end exclusive.
+    need = np.where(before, np.ceil((s - times) / _DAY), np.floor((times - e) / _DAY) + 1)
+    days = int(need.min())
+    if days * _DAY > max(e - s, _DAY):
+        return None
+    return start - timedelta(days=days), end + timedelta(days=days)
 
 
 def best_inside(

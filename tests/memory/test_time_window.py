@@ -19,6 +19,7 @@ from recall.cli import main
 from recall.server import AsyncMemory, build_app, build_mcp
 
 NOW = datetime(2026, 3, 18, 15, 0, tzinfo=UTC)  # a Wednesday
+APRIL_1 = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)  # a Wednesday two weeks on
 SAID = [
     ("redis", "We picked Redis for the session cache.", datetime(2026, 1, 10, tzinfo=UTC)),
     ("memcached", "We moved the session cache to Memcached.", datetime(2026, 3, 10, tzinfo=UTC)),
@@ -105,6 +106,24 @@ def test_a_question_naming_only_a_time_keeps_to_its_window(filled: recall.Memory
     assert _ids(last_week) == ["memcached"]  # 上周: Monday 9 to Sunday 15 March
     topical = filled.deep_recall("what did I say about Redis yesterday?", user_id="u1", now=NOW)
     assert "redis" in _ids(topical)
+
+
+def test_an_empty_time_only_window_widens_to_the_nearest_talk(filled: recall.Memory) -> None:
+    # On Wednesday 1 April, "last week" (23-29 March) holds nothing; the nearest talk, the
+    # dinner of the 17th, lies six days before it, within a week: it answers, not nothing
+    # (and only it: "rust", a day further, stays out).
+    req = filled.build_request("what did we talk about last week?", "u1", now=APRIL_1)
+    assert req.loose and req.since == datetime(2026, 3, 23, tzinfo=UTC)
+    assert _ids(filled.deep_recall(req)) == ["dinner"]
+    assert _ids(filled.deep_recall("上周我们聊了什么？", user_id="u1", now=APRIL_1)) == ["dinner"]
+    # A month on, the nearest talk lies further off than a week: nothing, as before.
+    may = datetime(2026, 5, 1, tzinfo=UTC)
+    assert filled.deep_recall("what did we talk about last week?", user_id="u1", now=may) == []
+    # A window the caller names is exact: it never widens.
+    named = filled.build_request(
+        "what did we talk about?", "u1", since="2026-03-23", until="2026-03-30"
+    )
+    assert not named.loose and filled.deep_recall(named) == []
 
 
 def test_relative_time_can_be_turned_off(settings: recall.Settings) -> None:
