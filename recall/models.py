@@ -242,7 +242,11 @@ class Hit(BaseModel):
     degraded: bool = Field(
         False, description="True when the vector leg was down and only keywords ranked this."
     )
-    current: bool = Field(False, description="The user's statement of what is asked now.")
+    current: bool = Field(
+        False,
+        description="The user's statement of what is asked: the value that holds now, or, "
+        "for a question about before, the value it replaced.",
+    )
     reason: Literal["current", "newest", "time_window"] | None = Field(
         None,
         description="Why this hit stands above one with a higher score: the user's current "

@@ -5,9 +5,10 @@ A question about the user's present, asked in any person ("where do I live", "Wh
 does Dara live in?", "用户的职位", "user employer") with or without a word of the present,
 gets the current statements of the attribute it asks about first
 (:meth:`~recall.index.retriever.Retriever.ranked`, through :data:`.reader.USER_READER`).
-Left alone: a question about the past ("before", "以前"), about a time ("last week":
-:mod:`recall.index.window` answers it), and about someone else (a name the user speaks of,
-"my brother").
+A question about the past ("where did I work before?", "我以前开什么车？") gets the
+statements of the value the current one replaced first, in the order said. Left alone: a
+question about a time ("last week": :mod:`recall.index.window` answers it) and about
+someone else (a name the user speaks of, "my brother").
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from ..models import Profile, RecallRequest, Record
 from ..settings import Settings
 from ..text.analyzer import Analyzer
 from ..text.stance import NOT_NAMES
+from ..text.when import resolve
 from .asker import first_person, name_in
 from .attributes import AttributeSpace, space_for
-from .now import UserFacts, facts_of
+from .now import Fact, UserFacts, facts_of
 from .slots import asks_past
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "current_statements",
     "profile_and_asked",
     "profile_of",
+    "replaced",
     "user_facts",
 ]
 
@@ -64,22 +67,43 @@ def current_statements(
     settings: Settings,
     hard: npt.NDArray[np.bool_] | None,
 ) -> Asked | None:
-    """What ``req`` asks of the user now (:class:`Asked`), or None when it asks nothing of
-    the user's present (a question about the past, a time, someone else, or no attribute)."""
+    """What ``req`` asks of the user (:class:`Asked`): the statements of the asked
+    attribute's current value, or, for a question about the past, of the value it replaced
+    (:func:`replaced`); None when it asks of neither (a question about a time, someone
+    else, or no attribute, or about the past of an attribute that never changed)."""
     if not settings.retrieval.current_facts or req.prior:
         return None  # a question about a time ("last week") asks about then, not now
     # Built once per partition (in the rebuild after a write), not a scan of every query.
     uf = user_facts(part, embedder, analyzer)
     if not uf.sentences:
         return None
-    attribute = asked_attribute(req.query, uf, space_for(embedder))
+    past = asks_past(req.query)
+    if past and (req.loose or resolve(req.query) is not None):
+        return None  # "three months ago I complained about...": an event then, not a value
+    attribute = asked_attribute(req.query, uf, space_for(embedder), past=past)
     if attribute is None:
         return None
     facts = uf.history(attribute)
+    if past:
+        return replaced(uf, facts, hard)
     return Asked(
         current=[i for i in uf.current(attribute) if hard is None or hard[i]],
         settled=bool(facts) and uf.sentences[facts[-1].intro].given is not None,
     )
+
+
+def replaced(
+    uf: UserFacts, facts: Sequence[Fact], hard: npt.NDArray[np.bool_] | None
+) -> Asked | None:
+    """The value ``facts`` (one attribute's, oldest first) held before the current one:
+    its newest mention and the statement that introduced it ("Where did Dara work before
+    she joined X?" asks the employer the last change replaced); None when it never changed.
+    Its statements are *settled*: not re-ordered newest first, as a question about now is."""
+    if len(facts) < 2:
+        return None
+    before = facts[-2]
+    said = dict.fromkeys(uf.sentences[k].record for k in (before.mentions[-1], before.intro))
+    return Asked(current=[i for i in said if hard is None or hard[i]], settled=True)
 
 
 _KIN_OF = re.compile(
@@ -94,13 +118,16 @@ _FAMILY_ATTRIBUTES = frozenset({"school", "family", "pet"})
 _CAPS = re.compile(r"\b[A-Z][a-z]+\b")
 
 
-def asked_attribute(query: str, uf: UserFacts, space: AttributeSpace) -> str | None:
+def asked_attribute(
+    query: str, uf: UserFacts, space: AttributeSpace, *, past: bool = False
+) -> str | None:
     """The attribute of the user ``query`` asks the present value of, or None: a question
-    about the past ("before", "以前"), about someone else (a name the user speaks of, "my
-    brother"), or about no attribute. The user may be asked about in the first or the
-    third person, by the name the memory knows them by, or in keywords. The label is the
-    nearest examples' and, as much, that of the user's own nearest sentences."""
-    if asks_past(query):
+    about the past ("before", "以前"; unless ``past``: then the attribute it asks an earlier
+    value of), about someone else (a name the user speaks of, "my brother"), or about no
+    attribute. The user may be asked about in the first or the third person, by the name
+    the memory knows them by, or in keywords. The label is the nearest examples' and, as
+    much, that of the user's own nearest sentences."""
+    if asks_past(query) and not past:
         return None
     names = {w for w in _CAPS.findall(query) if w not in NOT_NAMES}
     if query == query.lower():  # "where does niamh live": the names are typed in lower case

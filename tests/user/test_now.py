@@ -90,6 +90,7 @@ def test_the_asked_attribute_from_any_asker_but_not_the_past_or_someone_else() -
     for q in ("Which gym does the user go to?", "user gym membership", "What gym do I use?"):
         assert asked_attribute(q, uf, space) == "gym", q
     assert asked_attribute("Which gym did I go to before?", uf, space) is None
+    assert asked_attribute("Which gym did I go to before?", uf, space, past=True) == "gym"
     assert asked_attribute("Which gym does my brother go to?", uf, space) is None
     assert asked_attribute("please write an email", uf, space) is None
 
@@ -121,9 +122,12 @@ def test_memory_answers_the_present_with_the_current_statement_first(tmp_path: P
             above_higher = any(h.score < later.score for later in hits[p + 1 :])
             assert (h.reason is not None) == above_higher, (p, h.reason, h.score)
             assert h.reason in (None, "current", "newest")
-        # The past is still reachable, and a question about it is left in fused order.
-        past = mem.deep_recall("Which gym did I go to before Summit?", user_id="u", top_k=10)
-        assert any("Ironworks" in h.text for h in past) and not any(h.current for h in past)
+        # A question about the past gets the value the current one replaced first (its
+        # statements marked, as a question about now has its own); nothing of Summit is.
+        past = mem.deep_recall("Which gym did I go to before?", user_id="u", top_k=10)
+        assert "Ironworks" in past[0].text and past[0].current, [h.text for h in past]
+        assert past[0].reason in (None, "current")
+        assert not any(h.current for h in past if "Ironworks" not in h.text)
         now = mem.profile("u").now()
         assert "gym" in now and "Summit" in now["gym"].statement
         history = mem.profile("u").history("gym")
