@@ -3,12 +3,21 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
 
 __all__ = [
     "HALF_MONTH",
+    "Span",
     "day",
     "days",
+    "easter",
+    "latest",
+    "latest_weekday",
+    "nth_weekday",
+    "on",
+    "part",
+    "quarter",
     "month_start",
     "months",
     "months_ago",
@@ -20,6 +29,10 @@ __all__ = [
     "weekend",
     "year",
 ]
+
+
+#: A half-open window ``(start, end)``.
+Span = tuple[datetime, datetime]
 
 
 def day(now: datetime, days_back: int = 0) -> datetime:
@@ -109,3 +122,73 @@ def weekend(now: datetime) -> tuple[datetime, datetime]:
         back = 8  # on a Sunday, "last weekend" is the one before this one
     start = day(now, back)
     return start, start + timedelta(days=2)
+
+
+def on(year: int, month: int, dom: int, now: datetime) -> datetime:
+    """Midnight of that date in ``now``'s zone."""
+    return datetime(year, month, dom, tzinfo=now.tzinfo)
+
+
+def latest(now: datetime, span: Callable[[int], Span]) -> Span:
+    """``span`` (of a year) of this year if it has begun, else of last year."""
+    start, end = span(now.year)
+    return (start, end) if start <= now else span(now.year - 1)
+
+
+def latest_weekday(now: datetime, weekday: int) -> Span:
+    """The latest such weekday before today."""
+    back = (now.weekday() - weekday) % 7 or 7
+    return days(now, back, back)
+
+
+def quarter(now: datetime, back: int) -> Span:
+    """The calendar quarter ``back`` quarters before ``now``'s."""
+    first = 3 * ((now.month - 1) // 3) + 1 - 3 * back
+    return months(now, now.year, first, 3)
+
+
+def part(which: str, start: datetime, end: datetime) -> Span:
+    """A part of ``[start, end)``: start / beginning / early (the first third, a week at
+    least), middle, end / tail end / late (the last third), first half, second half, first
+    week (上半, 下半, 初, 中, 底, 末 the same); of a whole year, by months (the start: January and
+    February, the middle: May to July, the end: November and December)."""
+    n, which = (end - start).days, which.lower()
+    first = "first" in which or which == "上半"
+    half = "half" in which or which in ("上半", "下半")
+    mid = "mid" in which or which == "中"
+    last = "end" in which or "late" in which or which in ("底", "末", "尾")
+    if n >= 365:
+        if half:
+            return months(start, start.year, 1 if first else 7, 6)
+        return months(start, start.year, 5 if mid else 11 if last else 1, 3 if mid else 2)
+    third = timedelta(days=max(n // 3, 7))
+    if half:
+        middle = start + timedelta(days=n // 2)
+        return (start, middle) if first else (middle, end)
+    if "first week" in which:
+        return start, start + timedelta(days=7)
+    if mid:
+        return start + timedelta(days=n // 3), end - timedelta(days=n // 3)
+    return (end - third, end) if last else (start, start + third)
+
+
+def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
+    """The ``n``-th ``weekday`` (0: Monday) of the month; n = -1: the last."""
+    if n < 0:
+        last = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+        return last - timedelta(days=(last.weekday() - weekday) % 7)
+    first = date(year, month, 1)
+    return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+
+
+def easter(year: int) -> date:
+    """Western Easter Sunday (the anonymous Gregorian computus)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    g = (8 * b + 13) // 25
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    ell = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * ell) // 451
+    month, dom = divmod(h + ell - 7 * m + 114, 31)
+    return date(year, month, dom + 1)

@@ -2,7 +2,8 @@
 
 Pure and offline: ``resolve(query, now)`` reads English and Chinese expressions
 ("yesterday", "a few days ago", "last week", "in March", "last summer", "two months ago",
-"half a year ago", "昨天", "前几天", "上周", "上个月", "半年前", "去年夏天", ...) and
+"half a year ago", "昨天", "前几天", "上周", "上个月", "半年前", "去年夏天", ...; holidays,
+parts of a period and spans up to today in :mod:`.occasions` and :mod:`.occasions_zh`) and
 returns the window they name, in ``now``'s time zone (UTC when ``now`` is naive), or None
 when the query names no time.
 Several expressions give the window that covers them all.
@@ -30,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from .occasions import RULES as _OCCASIONS
+from .occasions_zh import RULES as _OCCASIONS_ZH
 from .periods import days as _days
 from .periods import months as _months
 from .periods import months_ago as _months_ago
@@ -56,7 +59,7 @@ class Window:
 _NUM_EN = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-    "a couple of": 2, "a couple": 2, "couple of": 2,
+    "a couple of": 2, "a couple": 2, "couple of": 2, "couple": 2,
 }  # fmt: skip
 _MONTHS_EN = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
@@ -71,8 +74,8 @@ _WEEKDAYS_EN = {
     "saturday": 5, "sunday": 6,
 }  # fmt: skip
 _WEEKDAYS_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_DIGITS_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
-              "九": 9, "十": 10, "半": 0}  # fmt: skip
+_DIGITS_ZH = {"一": 1, "两": 2, "俩": 2, "二": 2, "三": 3, "仨": 3, "四": 4, "五": 5, "六": 6,
+              "七": 7, "八": 8, "九": 9, "十": 10, "半": 0}  # fmt: skip
 
 
 def _zh_number(text: str) -> int:
@@ -115,7 +118,7 @@ def _month_zh(now: datetime, year: str | None, month: int) -> tuple[datetime, da
 # --- the rules --------------------------------------------------------------------------
 Rule = tuple["re.Pattern[str]", Callable[[re.Match[str], datetime], tuple[datetime, datetime]]]
 _NUM = (
-    r"(\d{1,2}|a couple of|a couple|couple of|an?|one|two|three|four|five|six|seven|eight"
+    r"(\d{1,2}|a couple of|a couple|couple of|couple|an?|one|two|three|four|five|six|seven|eight"
     r"|nine|ten|eleven|twelve)"
 )
 _MONTH = "|".join(sorted(_MONTHS_EN, key=len, reverse=True))
@@ -133,15 +136,15 @@ def _en(pattern: str) -> re.Pattern[str]:
 _RULES: list[Rule] = [
     # English. "Half a year ago" first: a rule's words are not read again by a later one
     # ("a year ago").
-    (_en(r"\bhalf a year (?:ago|back|earlier)\b"), lambda _m, now: _months_ago(now, 6)),
-    (_en(r"\bhalf a month (?:ago|back|earlier)\b"), lambda _m, now: _days(now, 20, 10)),
+    (_en(r"\bhalf a year (?:or so )?(?:ago|back|earlier)\b"), lambda _m, now: _months_ago(now, 6)),
+    (_en(r"\bhalf a month (?:or so )?(?:ago|back|earlier)\b"), lambda _m, now: _days(now, 20, 10)),
     (_en(r"\bthe day before yesterday\b"), lambda _m, now: _days(now, 2, 2)),
     (_en(r"\b(?:yesterday|last night)\b"), lambda _m, now: _days(now, 1, 1)),
     (_en(r"\b(?:today|this morning|this afternoon|tonight|earlier today)\b"),
      lambda _m, now: _days(now, 0, 0)),
     (_en(r"\b(?:a few|several|some) days ago\b|\bthe other day\b|\bfew days back\b"),
      lambda _m, now: _days(now, 7, 1)),
-    (_en(rf"\b{_NUM} days? (?:ago|back|earlier)\b"),
+    (_en(rf"\b{_NUM} days? (?:or so )?(?:ago|back|earlier)\b"),
      lambda m, now: _days(now, _n(m) + 1, max(_n(m) - 1, 0))),
     (_en(rf"\b(?:in|over|during|within) the (?:last|past) (?:{_NUM} )?days?\b(?! of\b)"),
      lambda m, now: _days(now, _n(m) if m.group(1) else 1, 0)),
@@ -149,8 +152,9 @@ _RULES: list[Rule] = [
      lambda m, now: _days(now, 7 * (_n(m) if m.group(1) else 1), 0)),
     (_en(rf"\b(?:in|over|during|within) the (?:last|past) (?:{_NUM} )?months?\b(?! of\b)"),
      lambda m, now: (_months_back(now, _n(m) if m.group(1) else 1)[0], _days(now, 0, 0)[1])),
-    (_en(r"\b(?:a few|several|some) weeks ago\b"), lambda _m, now: _days(now, 35, 7)),
-    (_en(rf"\b{_NUM} weeks? (?:ago|back|earlier)\b"), lambda m, now: _week(now, _n(m))),
+    (_en(r"\b(?:a few|several|some) weeks (?:ago|back|earlier)\b"),
+     lambda _m, now: _days(now, 35, 7)),
+    (_en(rf"\b{_NUM} weeks? (?:or so )?(?:ago|back|earlier)\b"), lambda m, now: _week(now, _n(m))),
     (_en(r"\b(?:the )?week before last\b"), lambda _m, now: _week(now, 2)),
     (_en(r"(?<!\bthe )\blast week\b(?! of\b)"), lambda _m, now: _week(now, 1)),
     (_en(r"\bthis week\b"), lambda _m, now: _week(now, 0)),
@@ -158,10 +162,11 @@ _RULES: list[Rule] = [
      lambda _m, now: _weekend(now)),
     (_en(r"\b(?:a few|several|some) months ago\b"),
      lambda _m, now: (_months_back(now, 5)[0], _months_back(now, 1)[1])),
-    (_en(rf"\b{_NUM} months? (?:ago|back|earlier)\b"), lambda m, now: _months_ago(now, _n(m))),
+    (_en(rf"\b{_NUM} months? (?:or so )?(?:ago|back|earlier)\b"),
+     lambda m, now: _months_ago(now, _n(m))),
     (_en(r"(?<!\bthe )\blast month\b(?! of\b)"), lambda _m, now: _months_back(now, 1)),
     (_en(r"\bthis month\b"), lambda _m, now: _months_back(now, 0)),
-    (_en(rf"\b{_NUM} years? (?:ago|back|earlier)\b"), lambda m, now: _year(now, _n(m))),
+    (_en(rf"\b{_NUM} years? (?:or so )?(?:ago|back|earlier)\b"), lambda m, now: _year(now, _n(m))),
     (_en(r"(?<!\bthe )\blast year\b(?! of\b)"), lambda _m, now: _year(now, 1)),
     (_en(r"\bthis year\b"), lambda _m, now: _year(now, 0)),
     (_en(r"\b(?:in|during|over|since) (?:the )?(spring|summer|autumn|fall|winter),?(?: of)? "
@@ -169,7 +174,7 @@ _RULES: list[Rule] = [
      lambda m, now: _months(now, int(m.group(2)), _SEASONS[m.group(1).lower()], 3)),
     (_en(r"\b(?:in|during|since|throughout) (\d{4})\b(?!\s*(?:ms|s|km|m)\b)"),
      lambda m, now: _months(now, int(m.group(1)), 1, 12)),
-    (_en(r"\b(?:last|this|in|during|over) (?:the )?(spring|summer|autumn|fall|winter)\b"),
+    (_en(r"\b(?:last|this(?: past)?|in|during|over) (?:the )?(spring|summer|autumn|fall|winter)\b"),
      lambda m, now: _season(now, _SEASONS[m.group(1).lower()], _season_which(m.group(0)))),
     (_en(rf"\b(in|during|since|back in|early|late|mid|last|this)[ -](?:of )?({_MONTH})\b"
          r"(?:,? (\d{4})\b)?"), _en_month),
@@ -181,7 +186,7 @@ _RULES: list[Rule] = [
     (re.compile(r"昨天|昨晚|昨日|昨儿"), lambda _m, now: _days(now, 1, 1)),
     (re.compile(r"今天|今早|今晚|今儿|今日"), lambda _m, now: _days(now, 0, 0)),
     (re.compile(r"前几天|前些天|前两天|这几天|最近几天"), lambda _m, now: _days(now, 7, 1)),
-    (re.compile(r"([\d一两二三四五六七八九十]{1,3})天(?:前|以前|之前)"),
+    (re.compile(r"([\d一两俩二三仨四五六七八九十]{1,3})天(?:前|以前|之前)"),
      lambda m, now: _days(now, _zh_number(m.group(1)) + 1, max(_zh_number(m.group(1)) - 1, 0))),
     (re.compile(r"上上(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天])"),
      lambda _m, now: _week(now, 2)),
@@ -191,14 +196,15 @@ _RULES: list[Rule] = [
      lambda _m, now: _week(now, 1)),
     (re.compile(r"(?:这|本)(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天])"),
      lambda _m, now: _week(now, 0)),
-    (re.compile(r"([\d一两二三四五六七八九十]{1,3})(?:个)?(?:周|星期|礼拜)(?:前|以前|之前)"),
+    (re.compile(r"([\d一两俩二三仨四五六七八九十]{1,3})(?:个)?(?:周|星期|礼拜)(?:前|以前|之前)"),
      lambda m, now: _week(now, _zh_number(m.group(1)))),
     (re.compile(r"上上个?月"), lambda _m, now: _months_back(now, 2)),
     (re.compile(r"(?<!上)上个?月"), lambda _m, now: _months_back(now, 1)),
     (re.compile(r"(?:这|本)个?月"), lambda _m, now: _months_back(now, 0)),
-    (re.compile(r"([\d一两二三四五六七八九十]{1,3})个(?:多)?月(?:前|以前|之前)"),
+    (re.compile(r"个把月(?:前|以前|之前)"), lambda _m, now: _months_ago(now, 1)),
+    (re.compile(r"([\d一两俩二三仨四五六七八九十]{1,3})个?(?:多|来)?月(?:前|以前|之前)"),
      lambda m, now: _months_ago(now, _zh_number(m.group(1)))),
-    (re.compile(r"半年(?:前|以前|之前)"), lambda _m, now: _months_ago(now, 6)),
+    (re.compile(r"半年多?(?:前|以前|之前)"), lambda _m, now: _months_ago(now, 6)),
     (re.compile(r"半个月(?:前|以前|之前)"), lambda _m, now: _days(now, 20, 10)),
     (re.compile(r"几个月(?:前|以前|之前)"),
      lambda _m, now: (_months_back(now, 5)[0], _months_back(now, 1)[1])),
@@ -208,9 +214,13 @@ _RULES: list[Rule] = [
      lambda m, now: _month_zh(now, m.group(1), _zh_number(m.group(2)))),
     (re.compile(r"(?<![年季天])(?:去年|前年|今年)(?![春夏秋冬\d一二三四五六七八九十])"),
      lambda m, now: _year(now, {"去年": 1, "前年": 2, "今年": 0}[m.group(0)])),
-    (re.compile(r"([\d一两二三四五六七八九十]{1,3})年(?:前|以前|之前)"),
+    (re.compile(r"([\d一两俩二三仨四五六七八九十]{1,3})年(?:前|以前|之前)"),
      lambda m, now: _year(now, _zh_number(m.group(1)))),
 ]  # fmt: skip
+
+
+# Holidays, parts of a period and spans first: a longer expression owns its words.
+_ALL_RULES = (*_OCCASIONS, *_OCCASIONS_ZH, *_RULES)
 
 
 def resolve(query: str, now: datetime | None = None) -> Window | None:
@@ -223,7 +233,7 @@ def resolve(query: str, now: datetime | None = None) -> Window | None:
         now = now.replace(tzinfo=UTC)
     found: list[tuple[datetime, datetime, str]] = []
     taken: list[tuple[int, int]] = []
-    for pattern, window in _RULES:
+    for pattern, window in _ALL_RULES:
         for m in pattern.finditer(query):
             # A longer expression already read ("the day before yesterday") owns its words.
             if any(a < m.end() and m.start() < b for a, b in taken):

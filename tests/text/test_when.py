@@ -30,7 +30,7 @@ CASES = [
     ("two weeks ago", "2026-03-02", "2026-03-08"),
     ("the week before last", "2026-03-02", "2026-03-08"),
     ("in the past two weeks", "2026-03-04", "2026-03-18"),
-    ("over the last few days", None, None),  # "few" alone is no number: no window
+    ("over the last few days", "2026-03-15", "2026-03-18"),  # a few: three, up to today
     ("last weekend", "2026-03-14", "2026-03-15"),
     ("last Monday", "2026-03-16", "2026-03-16"),
     ("on Friday", "2026-03-13", "2026-03-13"),
@@ -85,6 +85,46 @@ CASES = [
     ("3月", "2026-03-01", "2026-03-31"),
 ]
 
+# recall.text.occasions and occasions_zh: holidays, parts of a period, spans up to today.
+MORE = [
+    ("What did we chat about the weekend before last?", "2026-03-07", "2026-03-08"),
+    ("two weekends ago", "2026-03-07", "2026-03-08"),
+    ("the night before last", "2026-03-16", "2026-03-16"),
+    ("two Saturdays ago", "2026-03-07", "2026-03-07"),
+    ("around Valentine's Day", "2026-02-11", "2026-02-17"),
+    ("the week after Easter", "2025-04-21", "2025-04-27"),  # 2026's is still to come
+    ("what did I say over the Christmas break?", "2025-12-22", "2025-12-28"),
+    ("the day after Thanksgiving", "2025-11-28", "2025-11-28"),
+    ("the first week of January", "2026-01-01", "2026-01-07"),
+    ("week of Feb 11", "2026-02-09", "2026-02-15"),
+    ("between Jan 10 and Jan 20", "2026-01-10", "2026-01-20"),
+    ("chat history Dec 26-31", "2025-12-26", "2025-12-31"),
+    ("summary of conversations, Jan-Feb", "2026-01-01", "2026-02-28"),
+    ("at the start of the month", "2026-03-01", "2026-03-10"),
+    ("the second half of last year", "2025-07-01", "2025-12-31"),
+    ("past 3 days", "2026-03-15", "2026-03-18"),
+    ("the last three weeks", "2026-02-25", "2026-03-18"),
+    ("Find what Omar discussed in the past fortnight.", "2026-03-04", "2026-03-18"),
+    ("Q4", "2025-10-01", "2025-12-31"),
+    ("the previous quarter", "2025-10-01", "2025-12-31"),
+    ("late summer", "2025-08-02", "2025-08-31"),
+    ("around the 20th", "2026-02-18", "2026-02-22"),
+    ("a month or so ago", "2026-02-03", "2026-03-05"),
+    ("couple weeks ago we talked about my knee", "2026-03-02", "2026-03-08"),
+    ("上个月底", "2026-02-20", "2026-02-28"),
+    ("年初", "2026-01-01", "2026-02-28"),
+    ("去年年底", "2025-11-01", "2025-12-31"),
+    ("前两周", "2026-03-04", "2026-03-18"),
+    ("最近两个月", "2026-01-17", "2026-03-18"),
+    ("前阵子我跟你说过", "2026-02-11", "2026-03-11"),
+    ("国庆前后", "2025-09-28", "2025-10-10"),
+    ("上个季度", "2025-10-01", "2025-12-31"),
+    ("11月1日到11月7日", "2025-11-01", "2025-11-07"),
+    ("暑假", "2025-07-01", "2025-08-31"),
+    ("俩月前", "2026-01-03", "2026-02-02"),
+]
+CASES += MORE
+
 # Near-misses: time words that name no window for a memory search.
 NEAR_MISSES = [
     "March is a nice name",
@@ -105,6 +145,9 @@ NEAR_MISSES = [
     "我每个月都去",
     "the marathon was great",
     "summertime sadness is a song",
+    "Christmas party ideas for the team",
+    "我每周二去游泳",
+    "我周二一般干什么？",
 ]
 
 

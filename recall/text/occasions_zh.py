@@ -1,0 +1,103 @@
+"""More Chinese time expressions for :mod:`.when` (read before its own rules, as
+:mod:`.occasions` is).
+
+- Holidays on fixed dates, the latest that has begun: 元旦, 圣诞, 国庆 (a week), 情人节,
+  五一 / 劳动节; 前后 or 期间 three days either side, 前 the week before, 后 the week
+  after. Lunar holidays (春节, 中秋, 端午, 元宵) need a calendar table and are not read.
+- Parts of a period: 年初 (January and February), 年中, 年底 / 年末, 上半年, 下半年
+  (of 去年 / 今年 when named, else the latest that has begun); 月初, 月中, 月底, 上个月底;
+  上个季度, 这个季度; 寒假 (January and February), 暑假 (July and August).
+- Spans up to today: 前两周, 过去三天, 最近两个月, 近半个月, 这两周; 前阵子, 前段时间 as
+  "a few weeks ago"; 11月1日到11月7日. A bare weekday (周二) is as often a habit ("我周二
+  一般去游泳") as a day, and is not read.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+
+from .occasions import Rule, holiday_span
+from .periods import Span, days, latest, months, on, part, quarter
+
+__all__ = ["RULES"]
+
+_NUMBER = {"一": 1, "两": 2, "俩": 2, "二": 2, "三": 3, "仨": 3, "四": 4, "五": 5, "六": 6,
+           "七": 7, "八": 8, "九": 9, "十": 10, "几": 3}  # fmt: skip
+_N = r"[\d一两俩二三仨四五六七八九十几半]{1,2}"
+_FIXED = {"元旦": (1, 1), "圣诞": (12, 25), "国庆": (10, 1), "情人节": (2, 14), "五一": (5, 1),
+          "劳动节": (5, 1)}  # fmt: skip
+_WHEN = {"前后": "", "期间": "", "前": "before", "后": "after"}
+
+
+def _num(text: str) -> int:
+    if text.isdigit():
+        return int(text)
+    if len(text) == 2 and text[0] == "十":
+        return 10 + _NUMBER.get(text[1], 0)
+    return _NUMBER.get(text, 0)
+
+
+def _holiday(m: re.Match[str], now: datetime) -> Span:
+    month, dom = _FIXED[m.group(1)]
+    length = 7 if m.group(1) == "国庆" else 1  # the National Day holiday is a week
+
+    def on_day(year: int) -> date:
+        return date(year, month, dom)
+
+    return holiday_span(on_day, now, _WHEN.get(m.group(2) or "", ""), length)
+
+
+def _span(m: re.Match[str], now: datetime) -> Span:
+    """前两周, 过去三天, 最近两个月, 近半个月: that span up to today."""
+    n, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    if n == "半":
+        return days(now, 15 if unit == "月" else 3, 0)
+    return days(now, max(_num(n), 1) * {"天": 1, "月": 30}.get(unit, 7), 0)
+
+
+def _dates(m: re.Match[str], now: datetime) -> Span:
+    """11月1日到11月7日, 11 月 1 日到 7 日: the latest such range that has begun."""
+    m1, d1 = int(m.group(1)), int(m.group(2))
+    m2, d2 = int(m.group(3) or m1), int(m.group(4))
+    if not (1 <= m1 <= 12 and 1 <= m2 <= 12 and 1 <= d1 <= 31 and 1 <= d2 <= 31):
+        return now, now
+    start, _ = latest(now, lambda y: (on(y, m1, min(d1, 28), now), now))
+    return start, on(start.year + (m2 < m1), m2, min(d2, 28), now) + timedelta(days=1)
+
+
+def _year_part(m: re.Match[str], now: datetime) -> Span:
+    named, which = m.group(1) or m.group(3), m.group(2) or m.group(4)
+    if named:
+        return part(which, *months(now, now.year - (named == "去年"), 1, 12))
+    return latest(now, lambda y: part(which, *months(now, y, 1, 12)))
+
+
+def _month_part(m: re.Match[str], now: datetime) -> Span:
+    """月初, 月中: of this month; 月底: of this month once it has come, else of last
+    month; 上个月底: of last month."""
+    back = 1 if m.group(1) else 0
+    span = part(m.group(2), *months(now, now.year, now.month - back))
+    if span[0] > now:
+        span = part(m.group(2), *months(now, now.year, now.month - back - 1))
+    return span
+
+
+def _break(m: re.Match[str], now: datetime) -> Span:
+    first = 1 if m.group(1) == "寒假" else 7
+    return latest(now, lambda y: months(now, y, first, 2))
+
+
+RULES: list[Rule] = [
+    (re.compile(r"(元旦|圣诞|国庆|情人节|五一|劳动节)节?(前后|期间|前|后)?"), _holiday),
+    (re.compile(rf"前({_N})(?:个)?(周|星期|礼拜)|(?:过去|最近|这|近)\s*({_N})\s*(?:个)?"
+                r"(天|周|星期|礼拜|月)"), _span),
+    (re.compile(r"前阵子|前段时间|前些日子|前一阵"), lambda _m, now: days(now, 35, 7)),
+    (re.compile(r"(去年|今年)?年(初|头|中|底|末|尾)|(去年|今年)?(上半|下半)年"), _year_part),
+    (re.compile(r"(上个?)?月(初|中|底|末)"), _month_part),
+    (re.compile(r"(上个?|这个?|本)季度"),
+     lambda m, now: quarter(now, 1 if m.group(1).startswith("上") else 0)),
+    (re.compile(r"(寒假|暑假)"), _break),
+    (re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]\s*(?:到|至|-|~)\s*(?:(\d{1,2})\s*月\s*)?"
+                r"(\d{1,2})\s*[日号]"), _dates),
+]  # fmt: skip
