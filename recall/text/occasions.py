@@ -27,6 +27,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
 from .periods import (
+    MONTHS_EN,
     Span,
     days,
     easter,
@@ -53,13 +54,7 @@ _NUM = (
     r"(\d{1,3}|a couple of|couple of|couple|a few|few|an?|one|two|three|four|five|six|seven"
     r"|eight|nine|ten|eleven|twelve)"
 )
-_MONTHS = {
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
-    "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
-    "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11,
-    "nov": 11, "december": 12, "dec": 12,
-}  # fmt: skip
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH = "|".join(sorted(MONTHS_EN, key=len, reverse=True))
 _WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4,
              "saturday": 5, "sunday": 6}  # fmt: skip
 _UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30}
@@ -133,12 +128,12 @@ def _part_of(m: re.Match[str], now: datetime) -> Span:
         return part(which, *months(now, now.year, now.month - (what == "last month")))
     if what in ("the year", "this year", "last year"):
         return part(which, *months(now, now.year - (what == "last year"), 1, 12))
-    month = _MONTHS[what]
+    month = MONTHS_EN[what]
     return part(which, *latest(now, lambda y: months(now, y, month)))
 
 
 def _week_of(m: re.Match[str], now: datetime) -> Span:
-    month, dom = _MONTHS[m.group(1).lower()], int(m.group(2))
+    month, dom = MONTHS_EN[m.group(1).lower()], int(m.group(2))
     start, _ = latest(now, lambda y: (on(y, month, dom, now), now))
     monday = start - timedelta(days=start.weekday())
     return monday, monday + timedelta(days=7)
@@ -146,15 +141,15 @@ def _week_of(m: re.Match[str], now: datetime) -> Span:
 
 def _dates(m: re.Match[str], now: datetime) -> Span:
     """ "Jan 10 to Jan 20", "Dec 26-31": whole days, the latest such range that has begun."""
-    m1, d1, d2 = _MONTHS[m.group(1).lower()], int(m.group(2)), int(m.group(4))
-    m2 = _MONTHS[m.group(3).lower()] if m.group(3) else m1
+    m1, d1, d2 = MONTHS_EN[m.group(1).lower()], int(m.group(2)), int(m.group(4))
+    m2 = MONTHS_EN[m.group(3).lower()] if m.group(3) else m1
     start, _ = latest(now, lambda y: (on(y, m1, d1, now), now))
     return start, on(start.year + (m2 < m1), m2, d2, now) + timedelta(days=1)
 
 
 def _month_range(m: re.Match[str], now: datetime) -> Span:
     """ "Jan-Feb": the two months and those between, the latest that has begun."""
-    m1, m2 = _MONTHS[m.group(1).lower()], _MONTHS[m.group(2).lower()]
+    m1, m2 = MONTHS_EN[m.group(1).lower()], MONTHS_EN[m.group(2).lower()]
     return latest(now, lambda y: (months(now, y, m1)[0], months(now, y, m1 + (m2 - m1) % 12)[1]))
 
 

@@ -8,6 +8,7 @@ from datetime import date, datetime, timedelta
 
 __all__ = [
     "HALF_MONTH",
+    "MONTHS_EN",
     "Span",
     "day",
     "days",
@@ -31,6 +32,13 @@ __all__ = [
 ]
 
 
+#: English month names and abbreviations -> month number.
+MONTHS_EN = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
+    "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
+    "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11,
+    "nov": 11, "december": 12, "dec": 12,
+}  # fmt: skip
 #: A half-open window ``(start, end)``.
 Span = tuple[datetime, datetime]
 

@@ -33,6 +33,7 @@ from datetime import UTC, datetime
 
 from .occasions import RULES as _OCCASIONS
 from .occasions_zh import RULES as _OCCASIONS_ZH
+from .periods import MONTHS_EN as _MONTHS_EN
 from .periods import days as _days
 from .periods import months as _months
 from .periods import months_ago as _months_ago
@@ -60,12 +61,6 @@ _NUM_EN = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
     "a couple of": 2, "a couple": 2, "couple of": 2, "couple": 2,
-}  # fmt: skip
-_MONTHS_EN = {
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
-    "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
-    "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11,
-    "nov": 11, "december": 12, "dec": 12,
 }  # fmt: skip
 _SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 _SEASONS_ZH = {"春": 3, "夏": 6, "秋": 9, "冬": 12}
