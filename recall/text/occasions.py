@@ -140,7 +140,8 @@ def _week_of(m: re.Match[str], now: datetime) -> Span:
 
 
 def _dates(m: re.Match[str], now: datetime) -> Span:
-    """ "Jan 10 to Jan 20", "Dec 26-31": whole days, the latest such range that has begun."""
+    """Whole days from one date to another ("Jan 10 to Jan 20", "Dec 26-31"), the latest
+    such range that has begun."""
     m1, d1, d2 = MONTHS_EN[m.group(1).lower()], int(m.group(2)), int(m.group(4))
     m2 = MONTHS_EN[m.group(3).lower()] if m.group(3) else m1
     start, _ = latest(now, lambda y: (on(y, m1, d1, now), now))
@@ -148,7 +149,7 @@ def _dates(m: re.Match[str], now: datetime) -> Span:
 
 
 def _month_range(m: re.Match[str], now: datetime) -> Span:
-    """ "Jan-Feb": the two months and those between, the latest that has begun."""
+    """Two months and those between ("Jan-Feb"), the latest such run that has begun."""
     m1, m2 = MONTHS_EN[m.group(1).lower()], MONTHS_EN[m.group(2).lower()]
     return latest(now, lambda y: (months(now, y, m1)[0], months(now, y, m1 + (m2 - m1) % 12)[1]))
 
@@ -160,8 +161,8 @@ def _rolling(m: re.Match[str], now: datetime) -> Span:
 
 
 def _quarter_en(m: re.Match[str], now: datetime) -> Span:
-    """ "Q3": the latest third quarter that has begun; "the previous / last quarter": the
-    calendar quarter before this one; "the past quarter": the last three months."""
+    """A quarter: "Q3" the latest third quarter that has begun, "the previous / last
+    quarter" the calendar quarter before this one, "the past quarter" the last 91 days."""
     if m.group(2):
         first = 3 * int(m.group(2)) - 2
         return latest(now, lambda y: months(now, y, first, 3))
@@ -169,14 +170,14 @@ def _quarter_en(m: re.Match[str], now: datetime) -> Span:
 
 
 def _season_part(m: re.Match[str], now: datetime) -> Span:
-    """ "Late summer": the last third of the latest summer that has begun."""
+    """A part of a season ("late summer": the last third of the latest summer begun)."""
     first = _SEASON[m.group(2).lower()]
     return part(m.group(1), *latest(now, lambda y: months(now, y - (first == 12), first, 3)))
 
 
 def _dom(m: re.Match[str], now: datetime) -> Span:
-    """ "Around the 20th": that day of this month if it has come, else of last month, two
-    days either side."""
+    """A day of the month ("around the 20th"): this month's if it has come, else last
+    month's, two days either side."""
     dom = int(m.group(1))
     if not 1 <= dom <= 28:  # a day every month has
         return now, now
@@ -186,7 +187,8 @@ def _dom(m: re.Match[str], now: datetime) -> Span:
 
 
 def _weekends_ago(m: re.Match[str], now: datetime) -> Span:
-    """ "Two weekends ago", "the weekend before last" ("last weekend" is one back)."""
+    """That many weekends back ("two weekends ago", "the weekend before last"; "last
+    weekend" is one)."""
     n = _num(m.group(1)) if m.re.groups else 2
     start = weekend(now)[0] - timedelta(weeks=n - 1)
     return start, start + timedelta(days=2)
@@ -199,8 +201,8 @@ def _weekdays_ago(m: re.Match[str], now: datetime) -> Span:
 
 
 def _some(m: re.Match[str], now: datetime) -> Span:
-    """ "Over the past few days" (three), "the past couple of weeks" (two), "the past
-    fortnight"."""
+    """A loose span up to today: "over the past few days" (three), "the past couple of
+    weeks" (two), "the past fortnight"."""
     if m.group(3):
         return days(now, 14, 0)
     unit = _UNIT_DAYS[m.group(2).lower().rstrip("s")]

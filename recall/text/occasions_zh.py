@@ -60,10 +60,8 @@ def _dates(m: re.Match[str], now: datetime) -> Span:
     """11月1日到11月7日, 11 月 1 日到 7 日: the latest such range that has begun."""
     m1, d1 = int(m.group(1)), int(m.group(2))
     m2, d2 = int(m.group(3) or m1), int(m.group(4))
-    if not (1 <= m1 <= 12 and 1 <= m2 <= 12 and 1 <= d1 <= 31 and 1 <= d2 <= 31):
-        return now, now
-    start, _ = latest(now, lambda y: (on(y, m1, min(d1, 28), now), now))
-    return start, on(start.year + (m2 < m1), m2, min(d2, 28), now) + timedelta(days=1)
+    start, _ = latest(now, lambda y: (on(y, m1, d1, now), now))
+    return start, on(start.year + (m2 < m1), m2, d2, now) + timedelta(days=1)
 
 
 def _year_part(m: re.Match[str], now: datetime) -> Span:

@@ -233,7 +233,10 @@ def resolve(query: str, now: datetime | None = None) -> Window | None:
             # A longer expression already read ("the day before yesterday") owns its words.
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
-            start, end = window(m, now)
+            try:
+                start, end = window(m, now)
+            except ValueError:  # a date no calendar has ("Feb 30 to Feb 31", 13月1日)
+                continue
             if start >= end:
                 continue
             taken.append((m.start(), m.end()))

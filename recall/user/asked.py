@@ -6,7 +6,7 @@ does Dara live in?", "用户的职位", "user employer") with or without a word 
 gets the current statements of the attribute it asks about first
 (:meth:`~recall.index.retriever.Retriever.ranked`, through :data:`.reader.USER_READER`).
 A question about the past ("where did I work before?", "我以前开什么车？") gets the
-statements of the value the current one replaced first, in the order said. Left alone: a
+statements of the value the current one replaced first (:func:`replaced`). Left alone: a
 question about a time ("last week": :mod:`recall.index.window` answers it) and about
 someone else (a name the user speaks of, "my brother").
 """

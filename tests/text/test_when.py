@@ -148,6 +148,8 @@ NEAR_MISSES = [
     "Christmas party ideas for the team",
     "我每周二去游泳",
     "我周二一般干什么？",
+    "chats from Feb 30 to Feb 31",
+    "13月1日到13月5日的聊天",
 ]
 
 
