@@ -197,10 +197,7 @@ class RecallRequest(BaseModel):
     #: A soft window (the query's own "last week", recall.text.when): records inside it are
     #: candidates and rank ahead by ``retrieval.time_prior_boost``; the rest still count.
     prior: tuple[datetime, datetime] | None = None
-    #: ``since``/``until`` were read from the query, which names nothing but a time ("what
-    #: did we talk about last week?"): with no record inside they widen to the nearest
-    #: one (recall.index.window.widened) instead of answering nothing.
-    loose: bool = False
+    loose: bool = False  # since/until read from a time-only query: may widen (window.widened)
 
     @field_validator("query")
     @classmethod
@@ -242,11 +239,7 @@ class Hit(BaseModel):
     degraded: bool = Field(
         False, description="True when the vector leg was down and only keywords ranked this."
     )
-    current: bool = Field(
-        False,
-        description="The user's statement of what is asked: the value that holds now, or, "
-        "for a question about before, the value it replaced.",
-    )
+    current: bool = Field(False, description="The user's statement of the value asked for.")
     reason: Literal["current", "newest", "time_window"] | None = Field(
         None,
         description="Why this hit stands above one with a higher score: the user's current "
