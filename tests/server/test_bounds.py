@@ -50,11 +50,16 @@ def _connect(addr: tuple[str, int]) -> socket.socket:
 
 
 def _read_until_closed(sock: socket.socket, limit_s: float = 5.0) -> bytes:
-    """Everything the server sends until it closes (socket.timeout past ``limit_s``)."""
+    """Everything the server sends until it closes (socket.timeout past ``limit_s``). A
+    reset is a close too: a server that answers and closes while bytes the client sent are
+    still unread in its buffer (a trickled body) makes the kernel send RST, not FIN."""
     sock.settimeout(limit_s)
     data = b""
-    while chunk := sock.recv(65536):
-        data += chunk
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except ConnectionResetError:
+        pass
     return data
 
 
