@@ -263,7 +263,7 @@ class Retriever:
         if part.matrix is not None:
             with span("vector"):
                 vec_all = crosslang.score_matrix(part.matrix, routes)
-            hard, _ = window.hard(part, req)
+            hard = window.mask(part, req.since, req.until)  # widened already, in ranked()
             ranked = vec_all if hard is None else np.where(hard, vec_all, -np.inf)
             return np.union1d(kw_top, _top(ranked, pool)), vec_all, False
         try:

@@ -28,6 +28,8 @@ from datetime import date, datetime, timedelta
 
 from .periods import (
     MONTHS_EN,
+    SEASONS_EN,
+    WEEKDAYS_EN,
     Span,
     days,
     easter,
@@ -37,6 +39,7 @@ from .periods import (
     on,
     part,
     quarter,
+    weekday,
     weekend,
 )
 
@@ -55,10 +58,7 @@ _NUM = (
     r"|eight|nine|ten|eleven|twelve)"
 )
 _MONTH = "|".join(sorted(MONTHS_EN, key=len, reverse=True))
-_WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4,
-             "saturday": 5, "sunday": 6}  # fmt: skip
 _UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30}
-_SEASON = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 _HOLIDAYS: dict[str, Callable[[int], date]] = {
     "christmas": lambda y: date(y, 12, 25),
     "xmas": lambda y: date(y, 12, 25),
@@ -171,7 +171,7 @@ def _quarter_en(m: re.Match[str], now: datetime) -> Span:
 
 def _season_part(m: re.Match[str], now: datetime) -> Span:
     """A part of a season ("late summer": the last third of the latest summer begun)."""
-    first = _SEASON[m.group(2).lower()]
+    first = SEASONS_EN[m.group(2).lower()]
     return part(m.group(1), *latest(now, lambda y: months(now, y - (first == 12), first, 3)))
 
 
@@ -195,9 +195,10 @@ def _weekends_ago(m: re.Match[str], now: datetime) -> Span:
 
 
 def _weekdays_ago(m: re.Match[str], now: datetime) -> Span:
-    back = (now.weekday() - _WEEKDAYS[m.group(2).lower().rstrip("s")]) % 7 or 7
-    back += 7 * (_num(m.group(1)) - 1)
-    return days(now, back, back)
+    """A weekday weeks back ("two Saturdays ago": the Saturday before last)."""
+    start, end = weekday(now, WEEKDAYS_EN[m.group(2).lower().rstrip("s")])
+    back = timedelta(weeks=_num(m.group(1)) - 1)
+    return start - back, end - back
 
 
 def _some(m: re.Match[str], now: datetime) -> Span:

@@ -21,12 +21,10 @@ import re
 from datetime import date, datetime, timedelta
 
 from .occasions import Rule, holiday_span
-from .periods import Span, days, latest, months, on, part, quarter
+from .periods import Span, days, latest, months, on, part, quarter, zh_number
 
 __all__ = ["RULES"]
 
-_NUMBER = {"一": 1, "两": 2, "俩": 2, "二": 2, "三": 3, "仨": 3, "四": 4, "五": 5, "六": 6,
-           "七": 7, "八": 8, "九": 9, "十": 10, "几": 3}  # fmt: skip
 _N = r"[\d一两俩二三仨四五六七八九十几半]{1,2}"
 _FIXED = {"元旦": (1, 1), "圣诞": (12, 25), "国庆": (10, 1), "情人节": (2, 14), "五一": (5, 1),
           "劳动节": (5, 1), "清明": (4, 5)}  # fmt: skip
@@ -58,14 +56,6 @@ def _lunar(name: str, year: int) -> date:
     return date(year, int(table[k][:2]), int(table[k][2:]))
 
 
-def _num(text: str) -> int:
-    if text.isdigit():
-        return int(text)
-    if len(text) == 2 and text[0] == "十":
-        return 10 + _NUMBER.get(text[1], 0)
-    return _NUMBER.get(text, 0)
-
-
 def _holiday(m: re.Match[str], now: datetime) -> Span:
     name = m.group(1)
     when = _WHEN.get((m.group(2) if m.re.groups > 1 else None) or "", "")
@@ -90,7 +80,8 @@ def _span(m: re.Match[str], now: datetime) -> Span:
     n, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
     if n == "半":
         return days(now, 15 if unit == "月" else 3, 0)
-    return days(now, max(_num(n), 1) * {"天": 1, "月": 30}.get(unit, 7), 0)
+    count = 3 if n == "几" else max(zh_number(n), 1)  # 几: a few
+    return days(now, count * {"天": 1, "月": 30}.get(unit, 7), 0)
 
 
 def _dates(m: re.Match[str], now: datetime) -> Span:

@@ -9,12 +9,13 @@ from datetime import date, datetime, timedelta
 __all__ = [
     "HALF_MONTH",
     "MONTHS_EN",
+    "SEASONS_EN",
     "Span",
+    "WEEKDAYS_EN",
     "day",
     "days",
     "easter",
     "latest",
-    "latest_weekday",
     "month_start",
     "months",
     "months_ago",
@@ -29,6 +30,7 @@ __all__ = [
     "weekday",
     "weekend",
     "year",
+    "zh_number",
 ]
 
 
@@ -39,6 +41,15 @@ MONTHS_EN = {
     "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11,
     "nov": 11, "december": 12, "dec": 12,
 }  # fmt: skip
+#: Seasons (northern, meteorological) -> their first month.
+SEASONS_EN = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+#: English weekday names -> ``datetime.weekday()``.
+WEEKDAYS_EN = {
+    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4,
+    "saturday": 5, "sunday": 6,
+}  # fmt: skip
+_DIGITS_ZH = {"一": 1, "两": 2, "俩": 2, "二": 2, "三": 3, "仨": 3, "四": 4, "五": 5, "六": 6,
+              "七": 7, "八": 8, "九": 9, "十": 10, "半": 0}  # fmt: skip
 #: A half-open window ``(start, end)``.
 Span = tuple[datetime, datetime]
 
@@ -143,12 +154,6 @@ def latest(now: datetime, span: Callable[[int], Span]) -> Span:
     return (start, end) if start <= now else span(now.year - 1)
 
 
-def latest_weekday(now: datetime, weekday: int) -> Span:
-    """The latest such weekday before today."""
-    back = (now.weekday() - weekday) % 7 or 7
-    return days(now, back, back)
-
-
 def quarter(now: datetime, back: int) -> Span:
     """The calendar quarter ``back`` quarters before ``now``'s."""
     first = 3 * ((now.month - 1) // 3) + 1 - 3 * back
@@ -200,3 +205,13 @@ def easter(year: int) -> date:
     m = (a + 11 * h + 22 * ell) // 451
     month, dom = divmod(h + ell - 7 * m + 114, 31)
     return date(year, month, dom + 1)
+
+
+def zh_number(text: str) -> int:
+    """A small Chinese or Arabic number: 3, 三, 十二, 二十."""
+    if text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return (_DIGITS_ZH.get(tens, 1) if tens else 1) * 10 + (_DIGITS_ZH.get(ones, 0))
+    return _DIGITS_ZH.get(text, 0)

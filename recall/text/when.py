@@ -27,13 +27,15 @@ for a memory search.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from .occasions import RULES as _OCCASIONS
+from .occasions import Rule
 from .occasions_zh import RULES as _OCCASIONS_ZH
 from .periods import MONTHS_EN as _MONTHS_EN
+from .periods import SEASONS_EN as _SEASONS
+from .periods import WEEKDAYS_EN as _WEEKDAYS_EN
 from .periods import days as _days
 from .periods import months as _months
 from .periods import months_ago as _months_ago
@@ -44,6 +46,7 @@ from .periods import week as _week
 from .periods import weekday as _weekday
 from .periods import weekend as _weekend
 from .periods import year as _year
+from .periods import zh_number as _zh_number
 
 __all__ = ["Window", "resolve"]
 
@@ -62,25 +65,8 @@ _NUM_EN = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
     "a couple of": 2, "a couple": 2, "couple of": 2, "couple": 2,
 }  # fmt: skip
-_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 _SEASONS_ZH = {"春": 3, "夏": 6, "秋": 9, "冬": 12}
-_WEEKDAYS_EN = {
-    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4,
-    "saturday": 5, "sunday": 6,
-}  # fmt: skip
 _WEEKDAYS_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_DIGITS_ZH = {"一": 1, "两": 2, "俩": 2, "二": 2, "三": 3, "仨": 3, "四": 4, "五": 5, "六": 6,
-              "七": 7, "八": 8, "九": 9, "十": 10, "半": 0}  # fmt: skip
-
-
-def _zh_number(text: str) -> int:
-    """A small Chinese or Arabic number: 3, 三, 十二, 二十."""
-    if text.isdigit():
-        return int(text)
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return (_DIGITS_ZH.get(tens, 1) if tens else 1) * 10 + (_DIGITS_ZH.get(ones, 0))
-    return _DIGITS_ZH.get(text, 0)
 
 
 def _en_month(m: re.Match[str], now: datetime) -> tuple[datetime, datetime]:
@@ -111,7 +97,6 @@ def _month_zh(now: datetime, year: str | None, month: int) -> tuple[datetime, da
 
 
 # --- the rules --------------------------------------------------------------------------
-Rule = tuple["re.Pattern[str]", Callable[[re.Match[str], datetime], tuple[datetime, datetime]]]
 _NUM = (
     r"(\d{1,2}|a couple of|a couple|couple of|couple|an?|one|two|three|four|five|six|seven|eight"
     r"|nine|ten|eleven|twelve)"
